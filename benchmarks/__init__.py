@@ -1,0 +1,1 @@
+"""Speed measurements and the hand-written baselines they compare the interpreter with."""

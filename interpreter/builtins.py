@@ -1,0 +1,228 @@
+"""The builtin functions of the rules language: one table for everybody.
+
+Each entry says what arguments it takes, what it returns, what it means (a
+doc line and an example that the tests parse and check), and how it runs.
+The checker reads the signatures, the compiler the `build` functions, and
+`rulewright explain`/the README the docs. A builtin argument written `PROP`
+is a property name: a card property (`points`) for a list of cards, or a
+player variable (`chips`) for a list of players.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .kinds import T
+
+Fn = Callable[[Any, list], Any]  # compiled expression: f(state, locals)
+NUMS = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
+PROP = "PROP"
+
+
+class RuleError(Exception):
+    """A rule did something impossible at run time (top of an empty zone ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Builtin:
+    name: str
+    params: tuple  # each a T, a frozenset of T, or PROP
+    returns: Callable[[list], T]  # from the argument types
+    doc: str
+    example: str
+    build: Callable[..., Fn]  # build(args, arg_types, props) -> Fn
+    min_args: int | None = None
+
+
+def _cards(f: Fn, ty: T) -> Fn:
+    """A collection argument as a Python list at run time."""
+    if ty is T.ZONE:
+        return lambda st, L: st.zones[f(st, L)]
+    return f
+
+
+def _prop_getter(prop: Any) -> Callable[[Any], Callable[[int], Any]]:
+    """Per-state accessor for a PROP argument: card property or player variable."""
+    kind, key = prop
+    if kind == "prop":
+        return lambda st: st.g.props[key].__getitem__
+    return lambda st: st.pvars[key].__getitem__
+
+
+def _count(a, t, p):
+    f = a[0]
+    if t[0] is T.ZONE:
+        return lambda st, L: len(st.zones[f(st, L)])
+    return lambda st, L: len(f(st, L))
+
+
+def _sum(a, t, p):
+    coll = _cards(a[0], t[0])
+    if len(a) == 1:
+        return lambda st, L: sum(coll(st, L))
+    get = _prop_getter(p[1])
+    return lambda st, L: sum(map(get(st), coll(st, L)))
+
+
+def _extreme(pick):
+    def build(a, t, p):
+        coll = _cards(a[0], t[0])
+        if len(a) == 1:
+            return lambda st, L: pick(coll(st, L), default=0)
+        get = _prop_getter(p[1])
+        return lambda st, L: pick(map(get(st), coll(st, L)), default=0)
+    return build
+
+
+def _best(pick):
+    def build(a, t, p):
+        coll = _cards(a[0], t[0])
+        get = _prop_getter(p[1])
+
+        def f(st, L):
+            items = list(coll(st, L))
+            if not items:
+                return []
+            g = get(st)
+            top = pick(map(g, items))
+            return [x for x in items if g(x) == top]
+        return f
+    return build
+
+
+def _top(a, t, p):
+    f = a[0]
+
+    def top(st, L):
+        z = st.zones[f(st, L)]
+        if not z:
+            raise RuleError(f"top of {st.g.zone_name(f(st, L))}: the zone is empty")
+        return z[-1]
+    return top
+
+
+def _bottom(a, t, p):
+    f = a[0]
+
+    def bottom(st, L):
+        z = st.zones[f(st, L)]
+        if not z:
+            raise RuleError(f"bottom of {st.g.zone_name(f(st, L))}: the zone is empty")
+        return z[0]
+    return bottom
+
+
+def _first(a, t, p):
+    coll = _cards(a[0], t[0])
+
+    def first(st, L):
+        items = coll(st, L)
+        if not items:
+            raise RuleError("first of an empty list")
+        return items[0]
+    return first
+
+
+def _seat(a, t, p):
+    f = a[0]
+
+    def seat(st, L):
+        k = f(st, L)
+        if not 1 <= k <= st.n:
+            raise RuleError(f"seat({k}): there are {st.n} players")
+        return k - 1
+    return seat
+
+
+def _next(a, t, p):
+    f = a[0]
+    return lambda st, L: (f(st, L) + 1) % st.n
+
+
+def _empty(a, t, p):
+    f = a[0]
+    if t[0] is T.ZONE:
+        return lambda st, L: not st.zones[f(st, L)]
+    return lambda st, L: not f(st, L)
+
+
+def _contains(a, t, p):
+    coll = _cards(a[0], t[0])
+    x = a[1]
+    return lambda st, L: x(st, L) in coll(st, L)
+
+
+def _minmax(pick):
+    def build(a, t, p):
+        return lambda st, L: pick(f(st, L) for f in a)
+    return build
+
+
+def _abs(a, t, p):
+    f = a[0]
+    return lambda st, L: abs(f(st, L))
+
+
+def _range(a, t, p):
+    lo, hi = a
+    return lambda st, L: list(range(lo(st, L), hi(st, L) + 1))
+
+
+def _elem(types: list) -> T:
+    return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(types[0], T.ANY)
+
+
+def _same(types: list) -> T:
+    return T.CARDS if types[0] is T.ZONE else types[0]
+
+
+COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
+PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
+INT_ONLY = T.INT
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("count", (COLL,), lambda ts: T.INT, "How many cards in a zone or elements in a list.",
+            "count(draw) + count([p in players where p.chips > 0])", _count),
+    Builtin("sum", (COLL, PROP), lambda ts: T.INT,
+            "The total of a property over a list of cards (a card property) or players (a player variable); "
+            "`sum(numbers)` adds a list of numbers.", "sum(me.held, points) + sum(players, chips)", _sum, min_args=1),
+    Builtin("highest", (COLL, PROP), lambda ts: T.INT,
+            "The largest value of a property over a list (0 when the list is empty).", "highest(players, chips)",
+            _extreme(max), min_args=1),
+    Builtin("lowest", (COLL, PROP), lambda ts: T.INT,
+            "The smallest value of a property over a list (0 when the list is empty).", "lowest(players, chips)",
+            _extreme(min), min_args=1),
+    Builtin("best", (PICKABLE, PROP), _same,
+            "The elements of a list that share the highest value of a property (all of them when tied).",
+            "best(players, chips)", _best(max)),
+    Builtin("worst", (PICKABLE, PROP), _same,
+            "The elements of a list that share the lowest value of a property.", "worst(players, chips)", _best(min)),
+    Builtin("top", (T.ZONE,), lambda ts: T.CARD, "The top card of a zone (an error if it is empty).",
+            "top(draw)", _top),
+    Builtin("bottom", (T.ZONE,), lambda ts: T.CARD, "The bottom card of a zone (an error if it is empty).",
+            "bottom(draw)", _bottom),
+    Builtin("first", (COLL,), _elem, "The first element of a list, or the bottom card of a zone.",
+            "first(players)", _first),
+    Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
+    Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player to the left (the next seat).", "next(me)", _next),
+    Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),
+    Builtin("contains", (COLL, T.ANY), lambda ts: T.BOOL, "Whether a zone or list holds an element.",
+            "contains(others, me)", _contains),
+    Builtin("max", (T.INT, T.INT), lambda ts: T.INT, "The larger of numbers.", "max(me.ap + 3, 9)", _minmax(max)),
+    Builtin("min", (T.INT, T.INT), lambda ts: T.INT, "The smaller of numbers.", "min(me.ap + 3, 9)", _minmax(min)),
+    Builtin("abs", (T.INT,), lambda ts: T.INT, "The size of a number without its sign.", "abs(0 - 2)", _abs),
+    Builtin("range", (T.INT, T.INT), lambda ts: T.INTS, "The numbers from the first to the second, both included.",
+            "range(1, 3)", _range),
+]}
+
+# Names every spec can use without declaring them, with what they mean.
+SPECIAL_NAMES = {
+    "me": (T.PLAYER, "the player whose turn it is"),
+    "players": (T.PLAYERS, "every player, in seat order"),
+    "others": (T.PLAYERS, "every player but `me`, in seat order"),
+}
+NAMESPACES = {
+    "option": "a game option (`option.win_chips`)",
+    "reading": "the interpretation chosen for an ambiguity (`reading.first_flip == \"forced\"`)",
+    "turn": "a turn variable (`turn.flips`)",
+}

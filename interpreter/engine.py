@@ -1,0 +1,663 @@
+"""The runtime: a compiled `Game` and the `State` of one game being played.
+
+Owns: the flow program (setup, phases, turns, the action decision, end of
+turn, end of game) built from the spec's flow section; the state (zones as
+lists of card ids, variables, the seeded RNG, the call stack of paused
+programs, the pending decision); the `decision()` / `apply()` protocol;
+moves, shuffles, triggers; the step budget and stall detection; clone,
+save/resume, per-player views; invariants. It never reads files or prints.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable
+
+from .builtins import RuleError
+from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program, _ret
+from .kinds import T
+from .model import Spec
+
+DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, decisions
+
+
+class Status(StrEnum):
+    RUNNING = "running"
+    FINISHED = "finished"
+    STALLED = "stalled"
+    ERROR = "error"
+
+
+class Stalled(Exception):
+    """The game cannot go on: budget exhausted or no way forward."""
+
+
+class IllegalChoice(ValueError):
+    """apply() was given an option that is not among the legal ones."""
+
+
+class SetupError(ValueError):
+    """new_game() was asked for something the spec does not allow."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """Who must choose, and among what (labels are readable, order is stable)."""
+    player: int
+    kind: str
+    prompt: str
+    labels: list[str]
+
+
+@dataclass(slots=True)
+class TurnProgram:
+    start: Program
+    end: Program
+    actions: list[tuple[str, str, Callable | None, list, Program]]  # name, label, when, params, program
+
+
+@dataclass(slots=True)
+class Result:
+    status: str
+    winners: list[int]
+    turns: int
+    decisions: int
+    steps: int
+    scores: list[int] | None
+    reason: str | None
+    seed: int
+    players: int
+    choices: list[int] = field(default_factory=list)
+
+
+class Game:
+    """A spec compiled for one set of options and ambiguity readings."""
+
+    def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
+                 budget: int = DEFAULT_BUDGET):
+        self.spec = spec
+        self.options = {n: o.default for n, o in spec.options.items()}
+        self.readings = {n: a.default for n, a in spec.ambiguities.items()}
+        for k, v in (options or {}).items():
+            if k not in spec.options:
+                raise SetupError(f"unknown option '{k}' (known: {', '.join(spec.options) or 'none'})")
+            allowed = spec.options[k].values
+            v = _coerce(v, allowed)
+            if v not in allowed:
+                raise SetupError(f"option {k}={v!r} is not one of {', '.join(map(str, allowed))}")
+            self.options[k] = v
+        for k, v in (readings or {}).items():
+            if k not in spec.ambiguities:
+                raise SetupError(f"unknown ambiguity '{k}' (known: {', '.join(spec.ambiguities) or 'none'})")
+            if v not in spec.ambiguities[k].interpretations:
+                raise SetupError(f"'{v}' is not an interpretation of '{k}' "
+                                 f"(one of: {', '.join(spec.ambiguities[k].interpretations)})")
+            self.readings[k] = v
+        self.budget = budget
+        c = Compiler(spec, self.options, self.readings)
+        c.compile_all()
+        self.props = c.props
+        self.card_type = c.card_type
+        self.card_label = [spec.cards[t].label for t in c.card_type]
+        self.S, self.P = spec.n_shared, spec.n_player_zones
+        self.shared_zone_names = [z.name for z in spec.zones.values() if z.owner == "shared"]
+        self.player_zone_names = [z.name for z in spec.zones.values() if z.owner == "player"]
+        self.zone_vis = {}
+        for z in spec.zones.values():
+            self.zone_vis[(z.owner, z.index)] = z.visibility
+        self.start_zone = [spec.zones[spec.cards[t].zone].index for t in c.card_type]
+        self.gvar_start = [v.start for v in spec.vars["global"].values()]
+        self.pvar_start = [v.start for v in spec.vars["player"].values()]
+        self.tvar_start = [v.start for v in spec.vars["turn"].values()]
+        self.triggers = c.triggers
+        self.setup = c.program("setup", spec.setup)
+        self.first = None if isinstance(spec.first, str) else c.condition(spec.first)
+        self.end_when = c.condition(spec.end_when)
+        self.end_always = spec.end_check == "always"
+        self.winners_fn = c.condition(spec.winners)
+        self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
+        self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
+        self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
+                           [spec.end_when.n_locals if spec.end_when else 0,
+                            spec.winners.n_locals if spec.winners else 0, 1])
+        self._turns: dict[int, TurnProgram] = {}
+        self.main = self._main(c)
+
+    # -- the flow program ------------------------------------------------------
+    def _turn(self, c: Compiler, td) -> TurnProgram:
+        key = id(td)
+        if key not in self._turns:
+            actions = []
+            for name, _span in td.actions:
+                a = self.spec.actions[name]
+                prog = c.program(f"action {name}", a.do)
+                params = [c.expr(p.ast) for p in a.params.values()]
+                when = c.condition(a.when)
+                actions.append((name, a.label, when, params, prog))
+            self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
+        return self._turns[key]
+
+    def _main(self, c: Compiler) -> Program:
+        spec = self.spec
+        main = Program("flow")
+        ops = main.ops
+        phases = spec.phases or [None]
+        main.n_locals = len(phases)
+        ops.append(_call(self.setup))
+        first = self.first
+
+        def choose_first(st, fr):
+            st.cur = st.rng.randrange(st.n) if first is None else first(st, fr.L)
+        ops.append(choose_first)
+        for k, ph in enumerate(phases):
+            repeat = ph.repeat if ph else 1
+            tp = self._turn(c, ph.turn if ph else spec.turn)
+            until = c.condition(ph.until) if ph else None
+            start = c.program(f"phase {ph.name} start", ph.start) if ph else None
+            endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
+            name = ph.name if ph else None
+
+            def init(st, fr, k=k):
+                fr.L[k] = 0
+            ops.append(init)
+            head = len(ops)
+            ops.append(None)  # exit test, patched below
+            if ph:
+                def begin_phase(st, fr, k=k, name=name):
+                    st.phase = name
+                    if st.log is not None:
+                        st.event("phase", phase=name, round=fr.L[k] + 1)
+                ops.append(begin_phase)
+                ops.append(_call(start))
+            turn_head = len(ops)
+            ops.append(_begin_turn)
+            ops.append(_call(tp.start))
+            loop = len(ops)
+            ops.append(None)  # decide, patched below
+            ops.append(_goto(loop))
+            after = len(ops)
+            ops.append(_call(tp.end))
+            ops.append(None)  # end of turn, patched below
+            done = len(ops)
+            if ph:
+                ops.append(_call(endp))
+
+            def next_round(st, fr, k=k, head=head):
+                fr.L[k] += 1
+                fr.pc = head
+            ops.append(next_round)
+            exit_ = len(ops)
+
+            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_):
+                if fr.L[k] >= repeat:
+                    fr.pc = exit_
+            ops[head] = exit_test
+            ops[loop] = _decider(tp, after)
+            ops[done - 1 if not ph else done - 1] = _end_of_turn(self, until, turn_head, done)
+        ops.append(lambda st, fr: st.finish())
+        return main
+
+    # -- playing -----------------------------------------------------------------
+    def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False) -> "State":
+        spec = self.spec
+        if not spec.min_players <= players <= spec.max_players:
+            raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+        st = State(self, players, seed, log, check_invariants)
+        st.run()
+        return st
+
+    def resume(self, players: int, seed: int, choices: list[int], **kw) -> "State":
+        """Rebuild a game from its seed and choices (replay is exact)."""
+        st = self.new_game(players, seed, **kw)
+        for i in choices:
+            if st.status is not Status.RUNNING:
+                raise IllegalChoice("the saved game has more choices than the game has decisions")
+            st.apply(i)
+        return st
+
+    # -- showing values ------------------------------------------------------------
+    def zone_name(self, zid: int) -> str:
+        if zid < self.S:
+            return self.shared_zone_names[zid]
+        seat, k = divmod(zid - self.S, self.P)
+        return f"P{seat + 1}.{self.player_zone_names[k]}"
+
+    def show(self, v: Any, ty: T) -> str:
+        if ty is T.PLAYER:
+            return f"P{v + 1}"
+        if ty is T.CARD:
+            return self.card_label[v]
+        if ty is T.ZONE:
+            return self.zone_name(v)
+        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS):
+            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}[ty]
+            return ", ".join(self.show(x, el) for x in v) if v else "nothing"
+        if ty is T.BOOL:
+            return "yes" if v else "no"
+        return str(v)
+
+
+def _coerce(v: Any, allowed: list) -> Any:
+    """Command-line option values arrive as text."""
+    if isinstance(v, str):
+        for a in allowed:
+            if str(a).lower() == v.lower():
+                return a
+    return v
+
+
+def _call(prog: Program) -> Callable:
+    def call(st, fr):
+        st.stack.append(Frame(prog, 0, [None] * prog.n_locals))
+    return call
+
+
+def _goto(target: int) -> Callable:
+    def goto(st, fr):
+        fr.pc = target
+    return goto
+
+
+def _begin_turn(st: "State", fr) -> None:
+    st.turn += 1
+    st.tick()
+    st.tvars = st.g.tvar_start[:]
+    st.turn_over = False
+    st.in_turn = True
+    st.acted = False
+    if st.log is not None:
+        st.event("turn", turn=st.turn, player=st.cur)
+
+
+def _decider(tp: TurnProgram, after: int) -> Callable:
+    actions = tp.actions
+    n_locals = max([p.n_locals for *_, p in actions] + [1])
+
+    def decide(st, fr):
+        if st.turn_over:
+            fr.pc = after
+            return None
+        found: list = []
+        for ai, (_name, _label, when, params, prog) in enumerate(actions):
+            if when is not None and not when(st, [None] * n_locals):
+                continue
+            if not params:
+                found.append(ai)
+            else:
+                _param_combos(st, ai, params, prog.n_locals, found)
+        if not found:
+            # Nobody can act: the turn passes. A whole round of that is a stall.
+            st.idle += 1
+            if st.log is not None:
+                st.event("say", text=f"P{st.cur + 1} has no legal action: the turn passes.")
+            if st.idle > st.n:
+                raise Stalled("no player has a legal action")
+            st.turn_over = True
+            fr.pc = after
+            return None
+        st.idle = 0
+        return st.ask(ACTION, st.cur, found, actions)
+    return decide
+
+
+def _param_combos(st, ai: int, params: list, n: int, out: list) -> None:
+    L = [None] * n
+
+    def rec(k: int, chosen: tuple) -> None:
+        if k == len(params):
+            out.append((ai, chosen))
+            return
+        for x in list(params[k](st, L if k == 0 else _with(L, chosen))):
+            rec(k + 1, chosen + (x,))
+    rec(0, ())
+
+
+def _with(L: list, chosen: tuple) -> list:
+    L = L[:]
+    L[:len(chosen)] = chosen
+    return L
+
+
+def _end_of_turn(g: Game, until, turn_head: int, done: int) -> Callable:
+    end_when = g.end_when
+    scratch = g.scratch
+
+    def end_of_turn(st, fr):
+        st.in_turn = False
+        if end_when is not None and end_when(st, [None] * scratch):
+            return st.finish()
+        st.cur = (st.cur + 1) % st.n
+        if until is not None and until(st, [None] * scratch):
+            fr.pc = done
+        else:
+            fr.pc = turn_head
+        return None
+    return end_of_turn
+
+
+class State:
+    """Everything that changes during one game."""
+    __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
+                 "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
+                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check")
+
+    def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
+        self.g = g
+        self.n = n
+        self.seed = seed
+        self.seats = list(range(n))
+        self.others = [[q for q in range(n) if q != p] for p in range(n)]
+        self.rng = random.Random(seed)
+        self.zones: list[list[int]] = [[] for _ in range(g.S + g.P * n)]
+        self.where = g.start_zone[:]
+        for cid, z in enumerate(self.where):
+            self.zones[z].append(cid)
+        self.gvars = g.gvar_start[:]
+        self.pvars = [[v] * n for v in g.pvar_start]
+        self.tvars = g.tvar_start[:]
+        self.cur = 0
+        self.stack = [Frame(g.main, 0, [None] * g.main.n_locals)]
+        self.pkind = -1
+        self.pplayer = -1
+        self.popts: list | None = None
+        self.pmeta: Any = None
+        self.status = Status.RUNNING
+        self.winners: list[int] = []
+        self.reason: str | None = None
+        self.turn = 0
+        self.steps = 0
+        self.decisions = 0
+        self.log: list[dict] | None = [] if log else None
+        self.choices: list[int] = []
+        self.turn_over = False
+        self.in_turn = False
+        self.acted = False
+        self.idle = 0
+        self.phase: str | None = None
+        self.check = check
+
+    # -- protocol --------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        if self.status is not Status.RUNNING:
+            return None
+        kinds = {ACTION: "action", VALUE: "value", OPTION: "option", SUBSET: "subset"}
+        return Decision(self.pplayer, kinds[self.pkind], self._prompt(), self.labels())
+
+    def labels(self) -> list[str]:
+        g = self.g
+        opts, meta, kind = self.popts or [], self.pmeta, self.pkind
+        if kind == ACTION:
+            out = []
+            for o in opts:
+                if isinstance(o, int):
+                    out.append(meta[o][1])
+                else:
+                    ai, params = o
+                    prog = meta[ai][4]
+                    shown = ", ".join(self._show_param(prog, k, x) for k, x in enumerate(params))
+                    out.append(f"{meta[ai][1]}: {shown}")
+            return out
+        if kind == OPTION:
+            fr = self.stack[-1]
+            out = []
+            for entry, x in opts:
+                slot, _coll, _cond, label, _start = entry
+                if slot >= 0:
+                    fr.L[slot] = x
+                out.append(label(self, fr.L))
+            return out
+        slot, _prompt, ty = meta
+        el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
+                                               T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        return [g.show(x, el) for x in opts]
+
+    def _show_param(self, prog: Program, k: int, x: Any) -> str:
+        action = self.g.spec.actions[prog.name.split(" ", 1)[1]]
+        code = list(action.params.values())[k]
+        ty = code.ast.ty if code.ast is not None else T.ANY
+        el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        return self.g.show(x, el)
+
+    def _prompt(self) -> str:
+        if self.pkind == ACTION:
+            return "your action"
+        prompt = self.pmeta[1]
+        return prompt(self, self.stack[-1].L) if prompt else "choose"
+
+    def apply(self, i: int) -> None:
+        """Take option `i` of the pending decision and run to the next one."""
+        if self.status is not Status.RUNNING:
+            raise IllegalChoice("the game is over")
+        opts = self.popts
+        if not isinstance(i, int) or not 0 <= i < len(opts):
+            raise IllegalChoice(f"option {i} does not exist: there are {len(opts)} options (0-{len(opts) - 1})")
+        self.choices.append(i)
+        self.decisions += 1
+        if self.log is not None:
+            self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(opts))
+        kind = self.pkind
+        fr = self.stack[-1]
+        o = opts[i]
+        self.popts = None
+        if kind == ACTION:
+            self.acted = True
+            meta = self.pmeta
+            if isinstance(o, int):
+                prog = meta[o][4]
+                self.stack.append(Frame(prog, 0, [None] * prog.n_locals))
+            else:
+                ai, params = o
+                prog = meta[ai][4]
+                L = list(params) + [None] * (prog.n_locals - len(params))
+                self.stack.append(Frame(prog, 0, L))
+        elif kind == OPTION:
+            entry, x = o
+            if entry[0] >= 0:
+                fr.L[entry[0]] = x
+            fr.pc = entry[4]
+        else:
+            fr.L[self.pmeta[0]] = o
+        self.run()
+
+    def run(self) -> None:
+        stack = self.stack
+        try:
+            self.tick()
+            while True:
+                fr = stack[-1]
+                op = fr.prog.ops[fr.pc]
+                fr.pc += 1
+                if op(self, fr):
+                    break
+        except RuleError as exc:
+            self._stop(Status.ERROR, f"{exc} (in {stack[-1].prog.name})")
+        except Stalled as exc:
+            self._stop(Status.STALLED, str(exc))
+        except RecursionError:
+            self._stop(Status.ERROR, "rules nest too deeply")
+        if self.check and self.status is not Status.ERROR:
+            self.check_invariants()
+
+    def _stop(self, status: Status, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+        self.popts = None
+        if self.log is not None:
+            self.event("end", status=str(status), reason=reason, winners=[], turns=self.turn)
+
+    def check_invariants(self) -> None:
+        g = self.g
+        for name, f in g.invariants.items():
+            if f is not None and not f(self, [None] * g.scratch):
+                self._stop(Status.ERROR, f"invariant '{name}' broken")
+                return
+        seen = 0
+        for zid, z in enumerate(self.zones):
+            for c in z:
+                if self.where[c] != zid:
+                    self._stop(Status.ERROR, f"card {c} is misplaced")
+                    return
+            seen += len(z)
+        if seen != len(self.where):
+            self._stop(Status.ERROR, "cards were lost or duplicated")
+
+    # -- called by compiled ops --------------------------------------------------
+    def ask(self, kind: int, player: int, options: list, meta: Any) -> bool:
+        g = self.g
+        if g.end_always and g.end_when is not None and g.end_when(self, [None] * g.scratch):
+            return self.finish()
+        if not options:
+            raise Stalled(f"P{player + 1} must choose but has no legal option")
+        self.tick()
+        self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
+        return True
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.g.budget:
+            raise Stalled(f"no end after {self.g.budget} steps ({self.turn} turns)")
+
+    def end_turn(self) -> None:
+        if not self.in_turn:
+            raise RuleError("`end turn` outside a turn")
+        self.turn_over = True
+        del self.stack[1:]
+
+    def end_game(self) -> bool:
+        return self.finish()
+
+    def finish(self) -> bool:
+        g = self.g
+        if g.winners_fn is not None:
+            self.winners = sorted(set(g.winners_fn(self, [None] * g.scratch)))
+        elif g.score_idx is not None:
+            row = self.pvars[g.score_idx]
+            top = max(row)
+            self.winners = [p for p in self.seats if row[p] == top]
+        self.status = Status.FINISHED
+        self.popts = None
+        del self.stack[1:]
+        if self.log is not None:
+            self.event("end", status="finished", winners=self.winners, turns=self.turn,
+                       scores=self.scores())
+        return True
+
+    def scores(self) -> list[int] | None:
+        i = self.g.score_idx
+        return None if i is None else self.pvars[i][:]
+
+    def move_card(self, c: int, dst: int) -> None:
+        src = self.where[c]
+        zl = self.zones[src]
+        if zl and zl[-1] == c:
+            zl.pop()
+        else:
+            zl.remove(c)
+        self.zones[dst].append(c)
+        self.where[c] = dst
+        if self.log is not None:
+            self.event("move", cards=[self.g.card_label[c]], src=self.g.zone_name(src), dst=self.g.zone_name(dst))
+        if self.g.triggers:
+            self._fire(dst, [c])
+
+    def move_zone(self, src: int, dst: int) -> None:
+        cards = self.zones[src]
+        if src == dst or not cards:
+            return
+        self.zones[src] = []
+        self.zones[dst].extend(cards)
+        where = self.where
+        for c in cards:
+            where[c] = dst
+        if self.log is not None:
+            self.event("move", cards=[self.g.card_label[c] for c in cards], src=self.g.zone_name(src),
+                       dst=self.g.zone_name(dst))
+        if self.g.triggers:
+            self._fire(dst, cards)
+
+    def move_cards(self, cards: list[int], dst: int) -> None:
+        for c in cards:
+            self.move_card(c, dst)
+
+    def shuffle(self, z: int) -> None:
+        self.rng.shuffle(self.zones[z])
+        if self.log is not None:
+            self.event("shuffle", zone=self.g.zone_name(z))
+
+    def _fire(self, dst: int, cards: list[int]) -> None:
+        g = self.g
+        if dst < g.S:
+            key, owner = ("shared", dst), self.cur
+        else:
+            owner, k = divmod(dst - g.S, g.P)
+            key = ("player", k)
+        found = g.triggers.get(key)
+        if not found:
+            return
+        pending = []
+        for c in cards:
+            for when, prog in found:
+                L = [None] * max(prog.n_locals, 2)
+                L[0], L[1] = c, owner
+                if when is None or when(self, L):
+                    pending.append(Frame(prog, 0, L))
+        self.stack.extend(reversed(pending))  # the first card's trigger runs first
+
+    def event(self, kind: str, **data: Any) -> None:
+        self.log.append({"e": kind, **data})
+
+    # -- copies and views ----------------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.zones = [z[:] for z in self.zones]
+        s.where = self.where[:]
+        s.gvars = self.gvars[:]
+        s.pvars = [r[:] for r in self.pvars]
+        s.tvars = self.tvars[:]
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.stack = [f.copy() for f in self.stack]
+        s.choices = self.choices[:]
+        s.winners = self.winners[:]
+        s.log = None
+        return s
+
+    def save(self) -> dict:
+        g = self.g
+        return {"spec": g.spec.name, "players": self.n, "seed": self.seed, "options": dict(g.options),
+                "readings": dict(g.readings), "choices": self.choices[:]}
+
+    def fingerprint(self) -> tuple:
+        """Everything observable about the position (for equality tests)."""
+        return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
+                self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                tuple((f.prog.name, f.pc) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
+                else len(self.popts or ()))
+
+    def view(self, player: int) -> dict:
+        """What `player` may see: hidden zones show only how many cards they hold."""
+        g = self.g
+        zones = {}
+        for zid, z in enumerate(self.zones):
+            if zid < g.S:
+                vis, owner = g.zone_vis[("shared", zid)], None
+            else:
+                owner, k = divmod(zid - g.S, g.P)
+                vis = g.zone_vis[("player", k)]
+            visible = vis == "public" or (vis == "owner" and owner == player)
+            zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
+        spec = g.spec
+        return {
+            "player": player, "current": self.cur, "turn": self.turn, "zones": zones,
+            "global": dict(zip(spec.vars["global"], self.gvars)),
+            "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
+            "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,
+        }
+
+    def result(self) -> Result:
+        return Result(str(self.status), self.winners[:], self.turn, self.decisions, self.steps, self.scores(),
+                      self.reason, self.seed, self.n, self.choices[:])

@@ -1,0 +1,198 @@
+"""YAML loading with positions.
+
+Owns: turning a spec file into plain data (dicts, lists, scalars) plus a
+position index: for every key path, where its key and its value stand in the
+file. Also resolves `extends:` (a variant file on top of its base). Uses
+PyYAML's safe loader only, so a spec can never construct Python objects.
+Duplicate keys, which PyYAML would silently accept, are errors here.
+
+It does not check structure (schema.py) nor parse rules (syntax.py).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostic, Span, SpecError, Text
+
+Path = tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class Located:
+    key: Span | None
+    value: Span
+    node: Any  # the yaml node, to rebuild Text with exact anchors
+
+
+@dataclass(slots=True)
+class Document:
+    """A loaded spec: its data and where every part of it came from."""
+    path: str
+    source: str
+    data: Any
+    where: dict[Path, Located] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text, base files too
+
+    def span(self, path: Path, key: bool = False) -> Span | None:
+        """The span of the value at `path` (or of its key), or the nearest parent's."""
+        p = tuple(path)
+        while True:
+            loc = self.where.get(p)
+            if loc is not None:
+                return (loc.key or loc.value) if key else loc.value
+            if not p:
+                return None
+            p = p[:-1]
+
+    def text(self, path: Path) -> Text:
+        """The string at `path` as a Text that maps offsets to file positions."""
+        loc = self.where[tuple(path)]
+        value = _get(self.data, path)
+        return scalar_text(loc.node, str(value), loc.value.path, self.sources.get(loc.value.path, ""))
+
+
+def _get(data: Any, path: Path) -> Any:
+    for k in path:
+        data = data[k]
+    return data
+
+
+def _span(path: str, node: yaml.Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(path, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+def scalar_text(node: yaml.ScalarNode, value: str, path: str, source: str) -> Text:
+    """Map each line of a scalar's value to its place in the file."""
+    mark = node.start_mark
+    lines = source.splitlines()
+    style = node.style
+    if style in ("|", ">"):
+        # Block scalar: content starts on the next line at a fixed indent.
+        first = mark.line + 1
+        indent = 0
+        for raw in lines[first:]:
+            if raw.strip():
+                indent = len(raw) - len(raw.lstrip(" "))
+                break
+        n = value.count("\n") + 1
+        anchors = [(first + 1 + i, indent + 1) for i in range(n)]
+        if style == ">":  # folded lines no longer match file lines
+            anchors = [(first + 1, indent + 1)] * n
+    else:
+        quote = 1 if style in ("'", '"') else 0
+        anchors = [(mark.line + 1, mark.column + 1 + quote)]
+        # plain multi-line scalars are folded into one line by YAML
+    return Text(value, path, anchors)
+
+
+class _Builder:
+    def __init__(self, path: str, source: str):
+        self.path = path
+        self.source = source
+        self.where: dict[Path, Located] = {}
+        self.errors: list[Diagnostic] = []
+        self.loader = yaml.SafeLoader(source)
+
+    def build(self) -> Any:
+        try:
+            root = self.loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            problem = exc.problem or exc.context or "malformed YAML"
+            raise SpecError([Diagnostic(
+                "E101", f"malformed YAML: {problem}", Span(self.path, line, col, line, col + 1),
+                hint=_yaml_hint(problem))]) from None
+        except yaml.YAMLError as exc:
+            raise SpecError([Diagnostic("E101", f"malformed YAML: {exc}", Span(self.path, 1, 1, 1, 2))]) from None
+        finally:
+            self.loader.dispose()
+        if root is None:
+            raise SpecError([Diagnostic("E102", "the spec is empty", Span(self.path, 1, 1, 1, 2),
+                                        hint="a spec is a YAML mapping that starts with `game:`")])
+        data = self.node(root, (), None)
+        if self.errors:
+            raise SpecError(self.errors)
+        return data
+
+    def node(self, node: yaml.Node, path: Path, key: Span | None) -> Any:
+        self.where[path] = Located(key, _span(self.path, node), node)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[Any, Any] = {}
+            for knode, vnode in node.value:
+                if not isinstance(knode, yaml.ScalarNode):
+                    self.errors.append(Diagnostic("E103", "a key must be a plain name", _span(self.path, knode)))
+                    continue
+                k = self.loader.construct_object(knode)
+                if k == "<<":
+                    self.errors.append(Diagnostic("E103", "YAML merge keys (<<) are not supported in specs",
+                                                  _span(self.path, knode), hint="use `extends:` for variants"))
+                    continue
+                if not isinstance(k, (str, int, bool)) or k is None:
+                    self.errors.append(Diagnostic("E103", f"a key must be a name, not {k!r}", _span(self.path, knode)))
+                    continue
+                if k in out:
+                    first = self.where[path + (k,)].key
+                    self.errors.append(Diagnostic(
+                        "E104", f"duplicate key '{k}'", _span(self.path, knode),
+                        hint="YAML keeps only one of them; merge the two entries",
+                        note=f"first defined at line {first.line}" if first else None))
+                    continue
+                out[k] = self.node(vnode, path + (k,), _span(self.path, knode))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.node(v, path + (i,), None) for i, v in enumerate(node.value)]
+        value = self.loader.construct_object(node)
+        if not isinstance(value, (str, int, float, bool)) and value is not None:
+            # dates, binary and other YAML types are not part of a spec
+            return str(value)
+        return value
+
+
+def _yaml_hint(problem: str) -> str | None:
+    if "tab" in problem:
+        return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in problem:
+        return "quote a value that contains ': ' (for example a rule expression)"
+    if "could not find expected ':'" in problem:
+        return "each entry needs `key: value`"
+    return None
+
+
+def load_file(path: str) -> Document:
+    """Load one YAML file with positions (no `extends` resolution)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            source = fh.read()
+    except OSError as exc:
+        raise SpecError([Diagnostic("E100", f"cannot read spec: {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
+    except UnicodeDecodeError:
+        raise SpecError([Diagnostic("E100", "the spec is not UTF-8 text", Span(path, 1, 1, 1, 2))]) from None
+    b = _Builder(path, source)
+    data = b.build()
+    return Document(path, source, data, b.where, {path: source})
+
+
+def load(path: str, _seen: tuple[str, ...] = ()) -> Document:
+    """Load a spec, merging it onto its base when it says `extends:`."""
+    doc = load_file(path)
+    if not isinstance(doc.data, dict) or "extends" not in doc.data:
+        return doc
+    from .variants import merge  # local import: variants depends on Document
+    base_name = doc.data["extends"]
+    span = doc.span(("extends",))
+    if not isinstance(base_name, str):
+        raise SpecError([Diagnostic("E201", "`extends` must be a file name", span)])
+    base_path = os.path.normpath(os.path.join(os.path.dirname(path), base_name))
+    if os.path.abspath(base_path) in _seen + (os.path.abspath(path),):
+        raise SpecError([Diagnostic("E105", f"'{base_name}' extends itself (a cycle)", span)])
+    if not os.path.exists(base_path):
+        raise SpecError([Diagnostic("E100", f"base spec '{base_name}' not found", span,
+                                    hint=f"looked for {base_path}")])
+    base = load(base_path, _seen + (os.path.abspath(path),))
+    return merge(base, doc)

@@ -1,0 +1,240 @@
+"""AST of the rules language: one dataclass per grammar rule.
+
+Owns the shape of conditions and effects after parsing. Every node keeps its
+character span (`pos`) inside the text it was parsed from; the `Text` that
+owns that string maps spans back to file:line:col. The checker fills the
+`ty` (static type) and `ref` (what a name resolves to) annotations; the
+compiler only reads them. Nothing here evaluates anything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+Pos = tuple[int, int]  # [start, end) character offsets in the parsed text
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    pos: Pos
+
+
+# ---- expressions ----------------------------------------------------------
+@dataclass(slots=True, eq=False)
+class Expr(Node):
+    ty: Any = field(default=None, kw_only=True)  # set by the checker
+
+
+@dataclass(slots=True, eq=False)
+class Int(Expr):
+    value: int
+
+
+@dataclass(slots=True, eq=False)
+class Str(Expr):
+    value: str
+
+
+@dataclass(slots=True, eq=False)
+class Bool(Expr):
+    value: bool
+
+
+@dataclass(slots=True, eq=False)
+class Name(Expr):
+    id: str
+    ref: Any = field(default=None, kw_only=True)  # set by the checker
+
+
+@dataclass(slots=True, eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    name_pos: Pos
+    ref: Any = field(default=None, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Index(Expr):
+    obj: Expr
+    key: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Call(Expr):
+    func: str
+    func_pos: Pos
+    args: list[Expr]
+    ref: Any = field(default=None, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass(slots=True, eq=False)
+class Filter(Expr):
+    var: str
+    coll: Expr
+    cond: Expr
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Unary(Expr):
+    op: str  # "-" or "not"
+    operand: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Binary(Expr):
+    op: str  # + - * // % == != < <= > >= and or
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Ternary(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Template(Expr):
+    """A string with {expr} holes (say, option labels, prompts)."""
+    parts: list[str | Expr]
+
+
+# ---- statements -----------------------------------------------------------
+@dataclass(slots=True, eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(slots=True, eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Assign(Stmt):
+    target: Expr
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(slots=True, eq=False)
+class CallStmt(Stmt):
+    call: Call
+
+
+@dataclass(slots=True, eq=False)
+class EndTurn(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class Say(Stmt):
+    text: Template
+
+
+@dataclass(slots=True, eq=False)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(slots=True, eq=False)
+class ChooseValue(Stmt):
+    name: str
+    source: Expr
+    by: Expr | None
+    prompt: Template | None
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class ChooseSubset(Stmt):
+    name: str
+    source: Expr
+    cond: Expr
+    by: Expr | None
+    prompt: Template | None
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    orelse: list[Stmt] | None
+
+
+@dataclass(slots=True, eq=False)
+class ForEach(Stmt):
+    var: str
+    coll: Expr
+    body: list[Stmt]
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: list[Stmt]
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class While(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(slots=True, eq=False)
+class Option(Node):
+    label: Template
+    cond: Expr | None
+    body: list[Stmt]
+    var: str | None = None  # `option for p in ...`: one option per element
+    coll: Expr | None = None
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class ChooseOption(Stmt):
+    by: Expr | None
+    prompt: Template | None
+    options: list[Option]
+
+
+def walk(node: Any):
+    """Yield every node below (and including) `node`, depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Node):
+            yield n
+            for f in fields(n):
+                if f.name not in ("pos", "ty", "ref"):
+                    stack.append(getattr(n, f.name))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))

@@ -1,0 +1,128 @@
+"""Structural check of a loaded spec against schema/spec.schema.json.
+
+Owns: running jsonschema over the plain data, and turning each error into a
+diagnostic at the YAML position of the offending key or value, with a
+did-you-mean among the keys allowed in that place. It does not look inside
+rule text (syntax.py) or resolve names (checker.py).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+from typing import Any, Iterator
+
+import jsonschema
+
+from .diagnostics import Diagnostic, did_you_mean
+from .loader import Document
+
+SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema", "spec.schema.json")
+
+_TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+               "boolean": "true or false", "number": "a number", "null": "nothing"}
+
+
+@functools.lru_cache(maxsize=1)
+def validator() -> jsonschema.protocols.Validator:
+    with open(SCHEMA, encoding="utf-8") as fh:
+        schema = json.load(fh)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _resolve(schema: dict, root: dict) -> dict:
+    while "$ref" in schema:
+        ref = schema["$ref"]
+        node: Any = root
+        for part in ref.lstrip("#/").split("/"):
+            node = node[part]
+        schema = node
+    return schema
+
+
+def _words(types: Any) -> str:
+    if isinstance(types, str):
+        types = [types]
+    return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+
+
+def check(doc: Document) -> Iterator[Diagnostic]:
+    """Yield one diagnostic per schema violation, best match first per place."""
+    v = validator()
+    seen: set[tuple] = set()
+    for err in sorted(v.iter_errors(doc.data), key=lambda e: (list(map(str, e.absolute_path)), e.validator)):
+        path = tuple(err.absolute_path)
+        for d in _translate(doc, err, path):
+            key = (d.span, d.message)
+            if key not in seen:
+                seen.add(key)
+                yield d
+
+
+def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> Iterator[Diagnostic]:
+    where = ".".join(map(str, path)) or "the spec"
+    kw = err.validator
+    if kw == "additionalProperties":
+        allowed = sorted(_resolve(err.schema, v_root()).get("properties", {}))
+        extras = [k for k in err.instance if k not in allowed] if isinstance(err.instance, dict) else []
+        for k in extras:
+            hint = did_you_mean(str(k), allowed) or (f"allowed here: {', '.join(allowed)}" if allowed else None)
+            yield Diagnostic("E201", f"unknown field '{k}' in {where}", doc.span(path + (k,), key=True), hint=hint)
+        return
+    if kw == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        yield Diagnostic("E202", f"missing field '{missing}' in {where}", doc.span(path, key=True),
+                         hint=f"add `{missing}:`")
+        return
+    if kw == "type":
+        yield Diagnostic("E203", f"{where} must be {_words(err.validator_value)}, not {_words(_json_type(err.instance))}",
+                         doc.span(path))
+        return
+    if kw == "enum":
+        allowed = [str(x) for x in err.validator_value]
+        hint = did_you_mean(str(err.instance), allowed) or f"one of: {', '.join(allowed)}"
+        yield Diagnostic("E204", f"'{err.instance}' is not allowed for {where}", doc.span(path), hint=hint)
+        return
+    if kw == "pattern":
+        parent = _at(doc.data, path)
+        at = path + (err.instance,) if isinstance(parent, dict) and err.instance in parent else path
+        yield Diagnostic("E205", f"'{err.instance}' is not a valid name", doc.span(at, key=True),
+                         hint="names use letters, digits and '_' and do not start with a digit")
+        return
+    if kw in ("minimum", "maximum", "minItems", "minProperties"):
+        yield Diagnostic("E206", f"{where}: {err.message}", doc.span(path))
+        return
+    if kw == "propertyNames":
+        bad = err.instance
+        yield Diagnostic("E205", f"'{bad}' is not a valid name", doc.span(path + (bad,), key=True),
+                         hint="names use letters, digits and '_' and do not start with a digit")
+        return
+    yield Diagnostic("E200", f"{where}: {err.message}", doc.span(path))
+
+
+def _at(data: Any, path: tuple) -> Any:
+    for k in path:
+        data = data[k]
+    return data
+
+
+def v_root() -> dict:
+    return validator().schema
+
+
+def _json_type(x: Any) -> str:
+    if isinstance(x, bool):
+        return "boolean"
+    if isinstance(x, int):
+        return "integer"
+    if isinstance(x, float):
+        return "number"
+    if isinstance(x, str):
+        return "string"
+    if isinstance(x, list):
+        return "array"
+    if isinstance(x, dict):
+        return "object"
+    return "null"
