@@ -220,6 +220,7 @@ SPECIAL_NAMES = {
     "me": (T.PLAYER, "the player whose turn it is"),
     "players": (T.PLAYERS, "every player, in seat order"),
     "others": (T.PLAYERS, "every player but `me`, in seat order"),
+    "winners": (T.PLAYERS, "the players who won (empty until the game is over)"),
 }
 NAMESPACES = {
     "option": "a game option (`option.win_chips`)",

@@ -160,6 +160,8 @@ class Compiler:
             return lambda st, L: st.seats
         if kind == "others":
             return lambda st, L: st.others[st.cur]
+        if kind == "winners":
+            return lambda st, L: st.winners
         if kind == "gvar":
             i = e.ref[1]
             return lambda st, L: st.gvars[i]

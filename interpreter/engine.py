@@ -150,6 +150,11 @@ class Game:
         def choose_first(st, fr):
             st.cur = st.rng.randrange(st.n) if first is None else first(st, fr.L)
         ops.append(choose_first)
+
+        def given(st, fr):
+            if st.hook is not None:  # an example's `given:` position
+                st.hook(st)
+        ops.append(given)
         for k, ph in enumerate(phases):
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
@@ -199,11 +204,14 @@ class Game:
         return main
 
     # -- playing -----------------------------------------------------------------
-    def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False) -> "State":
+    def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
+                 hook: Callable[["State"], None] | None = None) -> "State":
+        """A new game, run to its first decision. `hook` may set up a position after setup."""
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
         st = State(self, players, seed, log, check_invariants)
+        st.hook = hook
         st.run()
         return st
 
@@ -340,7 +348,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -376,6 +384,7 @@ class State:
         self.idle = 0
         self.phase: str | None = None
         self.check = check
+        self.hook = None
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:

@@ -1,0 +1,301 @@
+"""The `rulewright` command line (the contract of DESIGN.md section 5).
+
+Owns: parsing arguments (click), rendering diagnostics, tables and progress
+(rich), exit codes (0 ok, 1 spec errors or failed checks, 2 usage), and the
+promise that bad input never shows a Python traceback. Every command that
+runs games takes --option NAME=VALUE and --reading AMBIGUITY=INTERPRETATION.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from . import api
+from .diagnostics import Severity, SourceCache, SpecError, render
+from .engine import SetupError, Status
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Failed(click.ClickException):
+    """A check failed (exit 1) with a message already shown or short enough to show."""
+    exit_code = 1
+
+    def show(self, file=None) -> None:
+        if self.message:
+            err.print(f"error: {self.message}", markup=False)
+
+
+def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
+    outd = {}
+    for v in values:
+        if "=" not in v:
+            raise click.UsageError(f"{what} must be NAME=VALUE, got '{v}'")
+        k, _, val = v.partition("=")
+        outd[k.strip()] = val.strip()
+    return outd
+
+
+def _agents(values: tuple[str, ...], players: int) -> dict[int, str]:
+    from .agents import AGENTS
+    res = {}
+    for seat, name in _pairs(values, "--agent").items():
+        if not seat.isdigit() or not 1 <= int(seat) <= players:
+            raise click.UsageError(f"--agent: seat must be 1..{players}, got '{seat}'")
+        if name not in AGENTS:
+            raise click.UsageError(f"--agent: unknown agent '{name}' (known: {', '.join(AGENTS)})")
+        res[int(seat) - 1] = name
+    return res
+
+
+def _show_diagnostics(diags, warnings: bool = True) -> None:
+    cache = SourceCache()
+    for d in diags:
+        if d.severity is Severity.WARNING and not warnings:
+            continue
+        err.print(render(d, cache), markup=False)
+
+
+def _load(path: str, options: dict, readings: dict, budget: int | None = None):
+    if not os.path.exists(path):
+        raise Failed(f"{path}: no such file")
+    try:
+        kw = {"budget": budget} if budget else {}
+        return api.load_game(path, options, readings, **kw)
+    except SpecError as exc:
+        _show_diagnostics(exc.diagnostics)
+        n = sum(d.severity is Severity.ERROR for d in exc.diagnostics)
+        raise Failed(f"{path}: {n} error(s); nothing was run") from None
+    except SetupError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+option_opt = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
+                          help="Set a game option (repeatable).")
+reading_opt = click.option("--reading", "-r", "readings", multiple=True, metavar="AMBIGUITY=INTERPRETATION",
+                           help="Choose how an unclear rule is read (repeatable).")
+agent_opt = click.option("--agent", "agents", multiple=True, metavar="SEAT=NAME",
+                         help="Agent for a seat (1-based): random or first. Default random.")
+players_opt = click.option("--players", "-p", type=click.IntRange(1, 16), required=True, help="Number of players.")
+seed_opt = click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed.")
+budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
+                          help="Step budget per game before it counts as stalled.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulewright")
+def cli() -> None:
+    """Rulewright: tabletop game rules as checked, runnable specs."""
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, required=True)
+@click.option("--no-warnings", is_flag=True, help="Show errors only.")
+@click.option("--merged", is_flag=True, help="Print the spec after `extends:` is resolved (YAML).")
+def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
+    """Validate specs: exit 0 if clean, 1 if any has errors."""
+    bad = 0
+    for path in specs:
+        if not os.path.exists(path):
+            err.print(f"error: {path}: no such file", markup=False)
+            bad += 1
+            continue
+        spec, diags = api.check_spec(path)
+        _show_diagnostics(diags, warnings=not no_warnings)
+        errors = sum(d.severity is Severity.ERROR for d in diags)
+        warns = len(diags) - errors
+        if errors:
+            bad += 1
+            err.print(f"{path}: {errors} error(s), {warns} warning(s)", markup=False)
+        else:
+            out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
+            if merged:
+                import yaml
+                out.print(yaml.safe_dump(spec.doc.data, sort_keys=False, allow_unicode=True), markup=False)
+    if bad:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("spec")
+@players_opt
+@seed_opt
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the full event log (JSON lines).")
+@click.option("--verbose", "-v", is_flag=True, help="Also show every card move and shuffle.")
+@option_opt
+@reading_opt
+@agent_opt
+@budget_opt
+def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool, options, readings, agents,
+        budget) -> None:
+    """Play one game and narrate it."""
+    from .gamelog import header, lines, write_atomic
+    from .narrate import narrate
+    from .runner import play
+    game = _load(spec, _pairs(options, "--option"), _pairs(readings, "--reading"), budget)
+    seats = _agents(agents, players)
+    try:
+        st = play(game, players, seed, seats, log=True, check=True)
+    except SetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    if log_path:  # the log first: it is the artifact, the narration only a view of it
+        write_atomic(log_path, "\n".join(lines(header(spec, game, players, seed, seats), st.log)) + "\n")
+        err.print(f"log written to {log_path}", markup=False)
+    out.print(f"{game.spec.name}: {players} players, seed {seed}", markup=False)
+    for line in narrate(st.log, verbose):
+        out.print(line, markup=False)
+    if st.status is Status.ERROR:
+        raise Failed(f"the game stopped with an error: {st.reason}")
+
+
+@cli.command()
+@click.argument("spec")
+@players_opt
+@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
+@seed_opt
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@option_opt
+@reading_opt
+@agent_opt
+@budget_opt
+def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_json: bool, options, readings, agents,
+             budget) -> None:
+    """Play many games and report statistics."""
+    from .runner import GameSpec, sweep
+    opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
+    game = _load(spec, opts, reads, budget)
+    if not game.spec.min_players <= players <= game.spec.max_players:
+        raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} "
+                               f"players, not {players}")
+    gs = GameSpec(spec, opts, reads, game.budget, _agents(agents, players))
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=games)
+        stats = sweep(gs, players, games, seed, workers, lambda k: progress.advance(task, k), game=game)
+    d = stats.as_dict()
+    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers,
+         "options": game.options, "readings": game.readings, **d}
+    if as_json:
+        click.echo(json.dumps(d, sort_keys=False))
+        return
+    _stats_table(d)
+
+
+def _stats_table(d: dict[str, Any]) -> None:
+    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']}", title_justify="left")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_row("finished", str(d["finished"]))
+    t.add_row("stalled", str(d["stalled"]))
+    t.add_row("errors", str(d["errors"]))
+    tu = d["turns"]
+    t.add_row("turns mean / p50 / p95 / max", f"{tu['mean']:.1f} / {tu['p50']} / {tu['p95']} / {tu['max']}")
+    t.add_row("decisions per game", f"{d['decisions_per_game']:.1f}")
+    if d["margin"]["mean"] is not None:
+        t.add_row("winning margin (mean)", f"{d['margin']['mean']:.2f}")
+    for i, w in enumerate(d["wins"]):
+        t.add_row(f"wins P{i + 1}", f"{w:.1%}")
+    t.add_row("seconds", f"{d['seconds']:.2f}")
+    t.add_row("games per second", f"{d['games_per_second']:.0f}" if d["games_per_second"] else "-")
+    out.print(t)
+    if d["stalled_seeds"]:
+        reasons = "; ".join(f"{r} ({n})" for r, n in d["stall_reasons"].items())
+        out.print(f"stalled games (a finding about the rules): {reasons}. Reproduce: "
+                  f"--seed of game, e.g. rulewright run ... --seed {d['stalled_seeds'][0]}", markup=False)
+    for e in d["error_samples"][:3]:
+        out.print(f"error in game with seed {e['seed']}: {e['reason']}", markup=False)
+
+
+@cli.command("test")
+@click.argument("specs", nargs=-1, required=True)
+def test_cmd(specs: tuple[str, ...]) -> None:
+    """Run the spec's examples (the rulebook's worked examples and checkable statements)."""
+    from .scenarios import run_examples
+    failed = 0
+    total = 0
+    for path in specs:
+        if not os.path.exists(path):
+            raise Failed(f"{path}: no such file")
+        try:
+            spec, _ = api.load_spec(path)
+        except SpecError as exc:
+            _show_diagnostics(exc.diagnostics)
+            raise Failed(f"{path}: the spec has errors") from None
+        for o in run_examples(spec):
+            total += 1
+            mark = "[green]pass[/green]" if o.ok else "[red]FAIL[/red]"
+            out.print(f"{mark} {spec.name}: {o.name}")
+            if not o.ok:
+                failed += 1
+                out.print(f"     {o.message}", markup=False)
+                if o.rule:
+                    out.print(f"     rule: \"{o.rule}\"", markup=False)
+    out.print(f"{total - failed} passed, {failed} failed", markup=False)
+    if failed:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("log")
+@click.option("--spec", "spec_path", help="Replay against this spec instead of the one named in the log.")
+def replay(log: str, spec_path: str | None) -> None:
+    """Re-run a logged game and confirm every event matches."""
+    from .gamelog import LogError, replay as do_replay
+    try:
+        rep = do_replay(log, spec_path)
+    except LogError as exc:
+        raise Failed(str(exc)) from None
+    except SpecError as exc:
+        _show_diagnostics(exc.diagnostics)
+        raise Failed("the spec named in the log has errors") from None
+    except SetupError as exc:
+        raise Failed(f"the log's settings do not fit the spec: {exc}") from None
+    if rep.note:
+        err.print(f"note: {rep.note}", markup=False)
+    if rep.ok:
+        out.print(f"{log}: replay matches ({rep.events} events)", markup=False)
+        return
+    out.print(f"{log}:{rep.first_difference}: first difference", markup=False)
+    out.print(f"  log:    {rep.expected}", markup=False)
+    out.print(f"  replay: {rep.got}", markup=False)
+    sys.exit(1)
+
+
+@cli.command()
+@click.argument("spec")
+def explain(spec: str) -> None:
+    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes."""
+    from .explain import explain as do_explain
+    try:
+        s, _ = api.load_spec(spec)
+    except SpecError as exc:
+        _show_diagnostics(exc.diagnostics)
+        raise Failed(f"{spec}: the spec has errors") from None
+    click.echo(do_explain(s))
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        sys.exit(130)
+    except Exception as exc:  # a bug in Rulewright, not bad input
+        if os.environ.get("RULEWRIGHT_DEBUG"):
+            raise
+        err.print(f"internal error: {type(exc).__name__}: {exc} (set RULEWRIGHT_DEBUG=1 for details; please report)",
+                  markup=False)
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""Narration: a game's events as text a person can follow.
+
+Owns the wording of the engine's own events (turns, phases, choices, the
+end); the spec's `say` lines are shown as written. Moves and shuffles are
+shown only in verbose mode: the spec's narration already tells the story.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+
+def narrate(events: Iterable[dict], verbose: bool = False) -> Iterator[str]:
+    for e in events:
+        kind = e["e"]
+        if kind == "turn":
+            yield f"-- turn {e['turn']}: P{e['player'] + 1} --"
+        elif kind == "phase":
+            yield f"== {e['phase']} {e['round']} =="
+        elif kind == "say":
+            yield f"   {e['text']}"
+        elif kind == "choice":
+            if e["of"] > 1 or verbose:
+                yield f"   P{e['player'] + 1} chooses: {e['choice']}"
+        elif kind == "move" and verbose:
+            yield f"   . {', '.join(e['cards'])}: {e['src']} -> {e['dst']}"
+        elif kind == "shuffle" and verbose:
+            yield f"   . {e['zone']} is shuffled"
+        elif kind == "end":
+            yield _ending(e)
+
+
+def _ending(e: dict) -> str:
+    if e["status"] != "finished":
+        return f"== the game {e['status']} after {e['turns']} turns: {e.get('reason')} =="
+    winners = e.get("winners") or []
+    who = " and ".join(f"P{w + 1}" for w in winners) or "nobody"
+    verb = "wins" if len(winners) == 1 else "win"
+    scores = e.get("scores")
+    tail = f" (scores: {', '.join(f'P{i + 1} {s}' for i, s in enumerate(scores))})" if scores else ""
+    return f"== {who} {verb} after {e['turns']} turns{tail} =="
