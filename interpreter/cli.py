@@ -187,10 +187,10 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_js
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))
         return
-    _stats_table(d)
+    _stats_table(d, {**{f"--option {k}": v for k, v in opts.items()}, **{f"--reading {k}": v for k, v in reads.items()}})
 
 
-def _stats_table(d: dict[str, Any]) -> None:
+def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']}", title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
@@ -209,8 +209,9 @@ def _stats_table(d: dict[str, Any]) -> None:
     out.print(t)
     if d["stalled_seeds"]:
         reasons = "; ".join(f"{r} ({n})" for r, n in d["stall_reasons"].items())
-        out.print(f"stalled games (a finding about the rules): {reasons}. Reproduce: "
-                  f"--seed of game, e.g. rulewright run ... --seed {d['stalled_seeds'][0]}", markup=False)
+        out.print(f"stalled games (a finding about the rules): {reasons}.", markup=False)
+        out.print(f"reproduce one: rulewright run {d['spec']} -p {d['players']} --seed {d['stalled_seeds'][0]}"
+                  + "".join(f" {k}={v}" for k, v in flags.items()), markup=False)
     for e in d["error_samples"][:3]:
         out.print(f"error in game with seed {e['seed']}: {e['reason']}", markup=False)
 

@@ -283,9 +283,15 @@ def _noop(st, fr) -> None:
     return None
 
 
+QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
+
+
 def _begin_turn(st: "State", fr) -> None:
     st.turn += 1
     st.tick()
+    st.quiet += 1
+    if st.quiet > QUIET_ROUNDS * st.n:
+        raise Stalled(f"nobody had a decision to make for {QUIET_ROUNDS} rounds: no way out")
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
@@ -374,7 +380,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -411,6 +417,7 @@ class State:
         self.phase: str | None = None
         self.check = check
         self.hook = None
+        self.quiet = 0  # turns since the last decision
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -549,13 +556,14 @@ class State:
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
         self.tick()
+        self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True
 
     def tick(self) -> None:
         self.steps += 1
         if self.steps > self.g.budget:
-            raise Stalled(f"no end after {self.g.budget} steps ({self.turn} turns)")
+            raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
 
     def end_turn(self) -> None:
         if not self.in_turn:
