@@ -294,6 +294,9 @@ class PyGen:
         new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
         lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
         tests = []
+        c = self.comp.const(s.value) if s.op == "=" else None
+        if type(c) is int and (vd.min is None or c >= vd.min) and (vd.max is None or c <= vd.max):
+            return [f"{row}[{key}] = {int(c)}"]  # a constant within bounds needs no check
         if vd.min is not None:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:

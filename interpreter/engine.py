@@ -182,13 +182,14 @@ class Game:
                 ops.append(begin_phase)
                 ops.append(_call(start))
             turn_head = len(ops)
-            ops.append(_begin_turn)
-            ops.append(_call(tp.start))
+            ops.append(_turn_starter(tp.start))
             loop = len(ops)
             ops.append(None)  # decide, patched below; it runs again after each action
             after = len(ops)
-            ops.append(_call(tp.end))
-            ops.append(None)  # end of turn, patched below
+            if _call(tp.end) is not _noop:
+                ops.append(_call(tp.end))
+            ops.append(None)  # end of turn (and start of the next), patched below
+            end_at = len(ops) - 1
             done = len(ops)
             if ph:
                 ops.append(_call(endp))
@@ -204,7 +205,7 @@ class Game:
                     fr.pc = exit_
             ops[head] = exit_test
             ops[loop] = _decider(tp, after)
-            ops[done - 1 if not ph else done - 1] = _end_of_turn(self, until, turn_head, done)
+            ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
         main.fn = _dispatch(ops)
         return main
@@ -286,7 +287,7 @@ def _noop(st, fr) -> None:
 QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
 
 
-def _begin_turn(st: "State", fr) -> None:
+def _begin_turn(st: "State", fr=None) -> None:
     st.turn += 1
     st.tick()
     st.quiet += 1
@@ -359,19 +360,32 @@ def _with(L: list, chosen: tuple) -> list:
     return L
 
 
-def _end_of_turn(g: Game, until, turn_head: int, done: int) -> Callable:
+def _turn_starter(start: Program) -> Callable:
+    """Begin a turn and run the turn's `start` effects."""
+    empty = start.code is None or not start.code.ast
+
+    def start_turn(st, fr):
+        _begin_turn(st, fr)
+        if not empty:
+            st.stack.append(Frame(start, 0, [None] * start.n_locals))
+    return start_turn
+
+
+def _end_of_turn(g: Game, until, start_turn: Callable, loop: int, done: int) -> Callable:
+    """End a turn; unless the game or the phase ends, begin the next one at once."""
     end_when = g.end_when
-    scratch = g.scratch
+    scratch = [None] * g.scratch
 
     def end_of_turn(st, fr):
         st.in_turn = False
-        if end_when is not None and end_when(st, [None] * scratch):
+        if end_when is not None and end_when(st, scratch):
             return st.finish()
         st.cur = (st.cur + 1) % st.n
-        if until is not None and until(st, [None] * scratch):
+        if until is not None and until(st, scratch):
             fr.pc = done
         else:
-            fr.pc = turn_head
+            fr.pc = loop
+            start_turn(st, fr)
         return None
     return end_of_turn
 
