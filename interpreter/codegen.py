@@ -344,6 +344,11 @@ class PyGen:
         return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
 
     def s_If(self, s: N.If) -> list[str]:
+        if _narration_only(s):  # choosing what to say: skip the tests when nobody listens
+            return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
+        return self._if(s)
+
+    def _if(self, s: N.If) -> list[str]:
         out: list[str] = []
         first = True
         for cond_e, body in s.branches:
@@ -393,21 +398,32 @@ class PyGen:
         self._emit(stmts)
         self._jump_end_of_program()
         fname = self.fresh("R_")
+        # Jump threading: a part that only jumps elsewhere is skipped by every jump to it.
+        target = dict(self._labels)
+        for lab, k in self._labels.items():
+            seen = set()
+            while self._blocks[k][:1] and _pure_jump(self._blocks[k]) and k not in seen:
+                seen.add(k)
+                k = self._labels[_pure_jump(self._blocks[k])]
+            target[lab] = k
         resolved = []
-        for blk in self._blocks:
-            out = []
-            for ln in blk:
-                out.append(_resolve_labels(ln, self._labels))
+        for k, blk in enumerate(self._blocks):
+            out = [_resolve_labels(ln, target) for ln in blk]
+            # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
+            if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
+                out.pop()
             resolved.append(out)
         for entry, lab in self._patch:
-            entry[4] = self._labels[lab]
+            entry[4] = target[lab]
         if len(resolved) == 1:
             body = "".join(f"    {ln}\n" for ln in resolved[0])
             src = f"def {fname}(st, fr):\n    L = fr.L\n{body}"
         else:
             src = f"def {fname}(st, fr):\n    L = fr.L\n    pc = fr.pc\n    while True:\n"
             for k, blk in enumerate(resolved):
-                src += f"        {'if' if k == 0 else 'elif'} pc == {k}:\n"
+                if k and _pure_jump(self._blocks[k]):
+                    continue  # never entered: jumps to it were threaded
+                src += f"        if pc == {k}:\n"
                 src += "".join(f"            {ln}\n" for ln in blk)
         return self.define(fname, src)
 
@@ -571,6 +587,22 @@ class PyGen:
 
     def source(self) -> str:
         return "\n".join(self.defs)
+
+
+def _narration_only(s: N.Stmt) -> bool:
+    if isinstance(s, N.Say):
+        return True
+    if isinstance(s, N.If):
+        bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
+        return all(all(_narration_only(x) for x in b) for b in bodies)
+    return False
+
+
+def _pure_jump(block: list[str]) -> int | None:
+    """The label a part jumps to when that is all it does."""
+    if len(block) == 2 and block[1] == "continue" and block[0].startswith("pc = \u00a7"):
+        return int(block[0][6:-1])
+    return None
 
 
 def _resolve_labels(line: str, labels: dict[int, int]) -> str:
