@@ -1,9 +1,13 @@
 """Agents: who makes each decision.
 
-Owns the `Agent` protocol (`pick(state) -> option index`) and the built-in
-agents: random (uniform among legal options, with its own seeded RNG),
-first-legal, and scripted (replays a list of choices). Agents read the
-state's pending decision only; they never change the state.
+Owns the `Agent` protocol (`pick(state) -> option index`), the registry of
+agents by name (`AGENTS`), reading an agent named on the command line
+(`mcts:400`, `greedy:samples=8`) and the simple agents: random (uniform
+among legal options, with its own seeded RNG), first-legal, and scripted
+(replays a list of choices). The search agents (greedy, mcts) live in
+`search.py`. Agents read the state's pending decision only (search agents
+simulate on clones re-dealt from their player's view); they never change
+the state.
 """
 from __future__ import annotations
 
@@ -57,4 +61,43 @@ class ScriptedAgent:
         return i
 
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent}
+from .search import GreedyAgent, MctsAgent, parse_params  # noqa: E402  (they use this module's seeds only)
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+"""Agent name -> class built as `cls(game_seed, seat, **settings)`."""
+
+SETTINGS: dict[str, tuple[str | None, dict]] = {
+    "random": (None, {}),
+    "first": (None, {}),
+    "greedy": ("samples", {"samples": 16}),
+    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000}),
+}
+"""Agent name -> (the setting a bare number sets, the settings with their defaults)."""
+
+
+class AgentError(ValueError):
+    """An agent name or setting that does not exist."""
+
+
+def parse_agent(text: str) -> tuple[str, dict]:
+    """`mcts`, `mcts:400` or `mcts:iterations=400,c=1.0` -> (name, settings)."""
+    name, _, rest = text.strip().partition(":")
+    if name not in AGENTS:
+        raise AgentError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})")
+    positional, defaults = SETTINGS.get(name, (None, {}))
+    if rest and not defaults:
+        raise AgentError(f"agent '{name}' takes no settings")
+    try:
+        settings = parse_params(rest, defaults, positional or "")
+    except ValueError as exc:
+        raise AgentError(f"agent '{name}': {exc}") from None
+    return name, settings
+
+
+def make_agent(text: str, game_seed: int, seat: int):
+    """A fresh agent for one seat of one game (seeded from the game's seed and the seat)."""
+    name, settings = parse_agent(text)
+    try:
+        return AGENTS[name](game_seed, seat, **settings)
+    except ValueError as exc:
+        raise AgentError(str(exc)) from None

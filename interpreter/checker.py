@@ -135,6 +135,8 @@ class Checker:
                 self.condition(c, ty)
         for c in s.invariants.values():
             self.condition(c, T.BOOL)
+        if s.heuristic:
+            self.condition(s.heuristic, T.INT)  # evaluated once per player, with `me` bound to that player
         for ex in s.examples.values():
             for c in ex.expect:
                 self.condition(c, T.BOOL)

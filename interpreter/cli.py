@@ -45,13 +45,15 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 
 
 def _agents(values: tuple[str, ...], players: int) -> dict[int, str]:
-    from .agents import AGENTS
+    from .agents import AgentError, make_agent
     res = {}
     for seat, name in _pairs(values, "--agent").items():
         if not seat.isdigit() or not 1 <= int(seat) <= players:
             raise click.UsageError(f"--agent: seat must be 1..{players}, got '{seat}'")
-        if name not in AGENTS:
-            raise click.UsageError(f"--agent: unknown agent '{name}' (known: {', '.join(AGENTS)})")
+        try:
+            make_agent(name, 0, int(seat) - 1)
+        except AgentError as exc:
+            raise click.UsageError(f"--agent: {exc}") from None
         res[int(seat) - 1] = name
     return res
 
@@ -83,7 +85,8 @@ option_opt = click.option("--option", "-o", "options", multiple=True, metavar="N
 reading_opt = click.option("--reading", "-r", "readings", multiple=True, metavar="AMBIGUITY=INTERPRETATION",
                            help="Choose how an unclear rule is read (repeatable).")
 agent_opt = click.option("--agent", "agents", multiple=True, metavar="SEAT=NAME",
-                         help="Agent for a seat (1-based): random or first. Default random.")
+                         help="Agent for a seat (1-based): random, first, greedy[:SAMPLES], mcts[:ITERATIONS] "
+                              "(or NAME:key=value,...). Default random.")
 players_opt = click.option("--players", "-p", type=click.IntRange(1, 16), required=True, help="Number of players.")
 seed_opt = click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed.")
 budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
@@ -282,6 +285,66 @@ def explain(spec: str) -> None:
         _show_diagnostics(exc.diagnostics)
         raise Failed(f"{spec}: the spec has errors") from None
     click.echo(do_explain(s))
+
+
+@cli.command()
+@click.argument("spec", required=False)
+@click.option("--seat", "-k", type=click.IntRange(1), help="Your seat (1-based).")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=None, help="Number of players (default: the fewest the game allows).")
+@seed_opt
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), help="Go on with a game saved with `save FILE`.")
+@option_opt
+@reading_opt
+@agent_opt
+def play(spec: str | None, seat: int | None, players: int | None, seed: int, resume_path: str | None, options,
+         readings, agents) -> None:
+    """Play a game in the terminal against bots: you see only your own view."""
+    from .play import SaveError, Session, Settings, read_save
+    replay = None
+    if resume_path:
+        if spec or seat or players or options or readings or agents:
+            raise click.UsageError("--resume takes the spec, seat and settings from the save; give nothing else")
+        try:
+            settings, replay, note = read_save(resume_path)
+        except SaveError as exc:
+            raise Failed(str(exc)) from None
+        if note:
+            err.print(f"note: {note}", markup=False)
+        game = _load(settings.spec, settings.options, settings.readings)
+    else:
+        if not spec or not seat:
+            raise click.UsageError("give SPEC and --seat K (or --resume FILE)")
+        opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
+        game = _load(spec, opts, reads)
+        n = players or game.spec.min_players
+        if not game.spec.min_players <= n <= game.spec.max_players:
+            raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} "
+                                   f"players, not {n}")
+        if seat > n:
+            raise click.UsageError(f"--seat must be 1..{n}")
+        bots = _agents(agents, n)
+        if seat - 1 in bots:
+            raise click.UsageError(f"seat {seat} is yours: give --agent for the other seats only")
+        settings = Settings(spec, n, seat - 1, seed, opts, reads, bots)
+    stdin = click.get_text_stream("stdin")
+
+    def read(prompt: str) -> str | None:
+        click.echo(prompt, nl=False)
+        line = stdin.readline()
+        return line if line else None
+    session = Session(game, settings, read, click.echo)
+    try:
+        click.echo(f"{game.spec.name}: {settings.players} players, you are P{settings.seat + 1}, seed {settings.seed}. "
+                   f"Bots: " + ", ".join(f"P{s + 1} {settings.agents.get(s, 'random')}"
+                                         for s in range(settings.players) if s != settings.seat))
+        st = session.start(replay)
+    except SaveError as exc:
+        raise Failed(f"{resume_path}: {exc}") from None
+    except SetupError as exc:
+        raise click.UsageError(str(exc)) from None
+    final = session.play(st)
+    if final is not None and final.status is Status.ERROR:
+        raise Failed(f"the game stopped with an error: {final.reason}")
 
 
 def main() -> None:

@@ -183,6 +183,7 @@ class Spec:
     invariants: dict[str, Code]
     examples: dict[str, Example]
     rulebook: dict[str, Any] = field(default_factory=dict)
+    heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
 
 
 class _Builder:
@@ -299,6 +300,7 @@ class _Builder:
             invariants={name: self.code(("invariants", name, "check"), "condition")
                         for name in (d.get("invariants") or {})},
             examples=examples, rulebook=dict(game.get("rulebook") or {}),
+            heuristic=self.code(("heuristics", "value"), "condition"),
         )
         if self.errors:
             raise SpecError(self.errors)

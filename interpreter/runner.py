@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from .agents import AGENTS, ScriptedAgent
+from .agents import ScriptedAgent, make_agent
 from .engine import DEFAULT_BUDGET, Game, Result, Status
 from .seeds import game_seed
 
@@ -34,7 +34,7 @@ class GameSpec:
 
 
 def make_agents(names: dict[int, str], players: int, seed: int) -> list:
-    return [AGENTS[names.get(seat, "random")](seed, seat) for seat in range(players)]
+    return [make_agent(names.get(seat, "random"), seed, seat) for seat in range(players)]
 
 
 def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = None, *, log: bool = False,
