@@ -85,6 +85,7 @@ class Session:
         self.bots = {seat: make_agent(settings.agents.get(seat, "random"), settings.seed, seat)
                      for seat in range(settings.players) if seat != settings.seat}
         self.shown = 0  # log events already shown
+        self.seen_view = False
 
     # -- running -------------------------------------------------------------------
     def start(self, replay: list[int] | None = None) -> State:
@@ -116,8 +117,9 @@ class Session:
             if st.pplayer != self.s.seat:
                 st.apply(self.bots[st.pplayer].pick(st))
                 continue
-            self.narrate(st)
-            self.show_view(st)
+            if self.narrate(st) or not self.seen_view:
+                self.show_view(st)  # only when something happened since the person last chose
+                self.seen_view = True
             if not self.ask(st):
                 return None
         self.narrate(st)
@@ -167,15 +169,18 @@ class Session:
                 self.write(f"'{cmd}' is not a command: {HELP}")
 
     # -- showing ---------------------------------------------------------------------
-    def narrate(self, st: State) -> None:
+    def narrate(self, st: State) -> int:
         """Public narration since the person last looked: turns, the spec's `say` lines, choices, the end."""
         from .narrate import narrate
         events = st.log[self.shown:]
         self.shown = len(st.log)
         keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
                 e["e"] == "choice" and e["player"] != self.s.seat]
+        shown = 0
         for line in narrate(keep):
             self.write(line)
+            shown += 1
+        return shown
 
     def show_view(self, st: State) -> None:
         g, me = self.g, self.s.seat

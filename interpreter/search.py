@@ -87,12 +87,16 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
-                 max_playout: int = 5000):
+                 max_playout: int = 5000, depth: int = 0, tau: float = 0.0):
         if iterations < 1:
             raise ValueError("mcts: iterations must be at least 1")
+        if depth < 0 or max_playout < 1:
+            raise ValueError("mcts: depth must be 0 (play to the end) or more, max_playout at least 1")
         self.iterations = iterations
         self.c = c
         self.max_playout = max_playout
+        self.depth = depth  # 0: play out to the end; else stop after `depth` random decisions and judge
+        self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
 
@@ -132,11 +136,11 @@ class MctsAgent:
                 s.apply(best_i)
                 path.append(node)
             # playout
-            steps = 0
-            while s.status is Status.RUNNING and steps < self.max_playout:
+            steps, limit = 0, min(self.depth or self.max_playout, self.max_playout)
+            while s.status is Status.RUNNING and steps < limit:
                 s.apply(rng.randrange(len(s.popts)))
                 steps += 1
-            reward = outcome(s)
+            reward = outcome(s) if s.status is not Status.RUNNING or not self.depth else self._judge(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
@@ -145,6 +149,23 @@ class MctsAgent:
         visits = [root.children[k].visits if k in root.children else 0 for k in keys]
         top = max(visits)
         return visits.index(top)
+
+    def _judge(self, s: State) -> list[float]:
+        value = value_function(s.g)
+        return _judge_values([value(s, p) for p in range(s.n)], self.tau)
+
+
+def _judge_values(values: list[float], tau: float) -> list[float]:
+    """A cut playout's reward from each seat's heuristic value."""
+    if tau <= 0:
+        top = max(values)
+        lead = [v >= top - 1e-9 for v in values]
+        k = sum(lead)
+        return [1.0 / k if x else 0.0 for x in lead]
+    m = max(values)
+    ex = [math.exp((v - m) / tau) for v in values]
+    z = sum(ex)
+    return [e / z for e in ex]
 
 
 def parse_params(text: str, defaults: dict[str, Any], positional: str) -> dict[str, Any]:

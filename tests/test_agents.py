@@ -1,0 +1,168 @@
+"""Agents: names and settings, heuristics, determinization, and that every
+agent decides from its own player's view only (tiny search budgets)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import STUN, edit, write
+from interpreter.agents import AgentError, make_agent, parse_agent
+from interpreter.api import check_spec, load_game
+from interpreter.determinize import determinize, unseen_zones
+from interpreter.engine import Status
+from interpreter.heuristics import value_function
+from interpreter.runner import play
+
+HANDS = "tests/specs/hands.yaml"
+
+
+@pytest.mark.parametrize("text, name, settings", [
+    ("random", "random", {}),
+    ("mcts", "mcts", {}),
+    ("mcts:50", "mcts", {"iterations": 50}),
+    ("mcts:iterations=30,c=1.5", "mcts", {"iterations": 30, "c": 1.5}),
+    ("mcts:20,depth=8,tau=5", "mcts", {"iterations": 20, "depth": 8, "tau": 5.0}),
+    ("greedy:4", "greedy", {"samples": 4}),
+], ids=lambda v: str(v))
+def test_parse_agent(text, name, settings):
+    assert parse_agent(text) == (name, settings)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mtcs", "unknown agent 'mtcs'"),
+    ("mcts:lots", "'iterations' must be a int"),
+    ("mcts:budget=3", "unknown setting 'budget'"),
+    ("random:3", "takes no settings"),
+    ("mcts:0", "at least 1"),
+], ids=["unknown", "not-a-number", "unknown-setting", "no-settings", "zero"])
+def test_bad_agent(text, message):
+    with pytest.raises(AgentError, match=message):
+        make_agent(text, 0, 0)
+
+
+def _decision_states(game, players: int, count: int, seed: int = 0):
+    """States at decisions with more than one option, from random playouts."""
+    rng = random.Random(seed)
+    out = []
+    g_seed = seed
+    while len(out) < count:
+        st = game.new_game(players, g_seed)
+        g_seed += 1
+        while st.status is Status.RUNNING:
+            if len(st.popts) > 1 and rng.random() < 0.2:
+                out.append(st.clone())
+                if len(out) == count:
+                    break
+            st.apply(rng.randrange(len(st.popts)))
+    return out
+
+
+def _rearranged(st, rng):
+    """The same position as its deciding player sees it, hidden cards and future chance changed."""
+    s = st.clone()
+    zones = unseen_zones(s.g, s.n, s.pplayer)
+    pool = [c for z in zones for c in s.zones[z]]
+    rng.shuffle(pool)
+    at = 0
+    for z in zones:
+        k = len(s.zones[z])
+        s.zones[z] = pool[at:at + k]
+        for c in s.zones[z]:
+            s.where[c] = z
+        at += k
+    s.rng = random.Random(rng.random())
+    assert s.view(s.pplayer) == st.view(st.pplayer)
+    return s
+
+
+@pytest.mark.parametrize("spec, players", [(STUN, 2), (STUN, 3), (HANDS, 3)], ids=["stun-2", "stun-3", "hands-3"])
+@pytest.mark.parametrize("agent", ["greedy:3", "mcts:12"])
+def test_decision_depends_only_on_the_view(spec, players, agent):
+    game = load_game(spec)
+    rng = random.Random(7)
+    changed = 0
+    for i, st in enumerate(_decision_states(game, players, 6)):
+        other = _rearranged(st, rng)
+        changed += other.zones != st.zones
+        a = make_agent(agent, 1000 + i, st.pplayer).pick(st)
+        b = make_agent(agent, 1000 + i, st.pplayer).pick(other)
+        assert a == b, f"{agent} chose {a} with the true hidden cards and {b} with others"
+    assert changed, "the test never changed a hidden card"
+
+
+def test_determinize_keeps_what_the_player_sees():
+    game = load_game(HANDS)
+    st = _decision_states(game, 3, 1)[0]
+    me = st.pplayer
+    d1 = determinize(st, me, random.Random(1))
+    assert d1.view(me) == st.view(me)
+    assert sorted(c for z in d1.zones for c in z) == list(range(len(st.where)))
+    assert all(d1.where[c] == z for z, cards in enumerate(d1.zones) for c in cards)
+    assert [len(z) for z in d1.zones] == [len(z) for z in st.zones]
+    # independent of the true arrangement: same rng, different truth -> same sample
+    other = _rearranged(st, random.Random(3))
+    assert determinize(other, me, random.Random(1)).zones == d1.zones
+    hidden = unseen_zones(game, 3, me)
+    assert game.S + me * game.P + 0 not in hidden  # own hand is seen
+    assert any(z >= game.S for z in hidden)  # the other hands are not
+
+
+def test_stun_heuristic_and_score_fallback(tmp_path):
+    game = load_game(STUN)
+    st = _decision_states(game, 3, 1, seed=4)[0]
+    value = value_function(game)
+    g = game
+    pts = g.props["points"]
+    for p in range(3):
+        held = sum(pts[c] for c in st.zones[g.S + p * g.P + 1])
+        pile = sum(pts[c] for c in st.zones[g.S + p * g.P + 0])
+        assert value(st, p) == 15 * st.pvars[0][p] + held + pile
+    assert st.cur == st.pplayer  # evaluating for others put `me` back
+    with open(STUN, encoding="utf-8") as fh:
+        text = fh.read()
+    start = text.index("heuristics:")
+    plain = text[:start] + text[text.index("invariants:"):]
+    path = write(tmp_path, plain.replace("../rulebooks", "rulebooks"), "stun.yaml")
+    g2 = load_game(path)
+    assert g2.spec.heuristic is None
+    v2 = value_function(g2)
+    assert [v2(st, p) for p in range(3)] == [float(x) for x in st.pvars[0]]
+
+
+def test_heuristic_is_checked(tmp_path):
+    with open(STUN, encoding="utf-8") as fh:
+        text = fh.read()
+    bad = edit(text, "value: 15 * me.chips + count_of(me)", "value: 15 * me.chip + count_of(me)")
+    spec, diags = check_spec(write(tmp_path, bad, "stun.yaml"))
+    assert spec is None
+    assert any("chip" in d.message and d.span.line == bad[:bad.index("me.chip +")].count("\n") + 1 for d in diags)
+
+
+@pytest.mark.parametrize("agent", ["greedy:2", "mcts:5", "mcts:5,depth=6"])
+def test_bots_finish_games(agent):
+    game = load_game(STUN)
+    st = play(game, 3, 11, {0: agent, 2: agent})
+    assert st.status is Status.FINISHED
+    again = play(game, 3, 11, {0: agent, 2: agent})
+    assert again.choices == st.choices  # bots are seeded: a game with bots replays exactly
+
+
+@pytest.mark.parametrize("agent", ["mcts:60", "greedy:4"])
+def test_bots_take_the_likely_win(agent):
+    """STUN, two players, P1 has 4 chips and 14 counted (12 of them safe in the held pile):
+    turning up a card wins unless it is a STUN, which would only cost the pile's 2 points."""
+    game = load_game(STUN)
+
+    def hook(st):
+        g = st.g
+        st.pvars[0][0] = 4
+        st.gvars[0] = 21
+        for c in [c for c in st.zones[0] if g.card_type[c] == "chip3"][:4]:
+            st.move_card(c, g.S + 1)  # P1's held pile
+        st.cur = 0
+
+    st = game.new_game(2, 0, hook=hook)
+    assert st.status is Status.RUNNING and st.pplayer == 0
+    assert st.view(0)["zones"]["P1.pile"] == ["2-chip card"]
+    assert st.labels()[make_agent(agent, 1, 0).pick(st)] == "turn up a card"
