@@ -81,4 +81,8 @@ def explain(spec: Spec) -> str:
         out.append("\n## Assumptions (not in the rulebook)\n")
         for k, v in spec.assumptions.items():
             out.append(f"- **{k}**: {v}")
+    if spec.heuristic is not None:
+        out.append("\n## Heuristic (for bots, not a rule)\n")
+        why = (d.get("heuristics") or {}).get("why")
+        out.append(f"A position is worth {_code(spec.heuristic)} to player `me`." + (f" {why}" if why else ""))
     return "\n".join(out) + "\n"
