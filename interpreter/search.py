@@ -13,7 +13,7 @@ with bots replays exactly.
   like).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a new
-  determinization each iteration, children keyed by option label, UCB
+  determinization each iteration, children keyed by chooser and option label, UCB
   with availability counts, random playouts to the end of the game, and
   each node's reward the win share of the player who chose its move. Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
@@ -33,14 +33,17 @@ from .seeds import agent_seed
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
 
 
-def _keys(labels: list[str]) -> list[str]:
-    """Option identities: the label, numbered when two options read the same."""
+def _keys(labels: list[str], player: int) -> list[str]:
+    """Option identities in the tree: who chooses and the label, numbered when two options read the same.
+
+    The chooser is part of the key because the tree is open loop: after the same moves, different
+    determinizations can put different players (or decisions) next."""
     seen: dict[str, int] = {}
     out = []
     for lab in labels:
         k = seen.get(lab, 0)
         seen[lab] = k + 1
-        out.append(lab if k == 0 else f"{lab}#{k + 1}")
+        out.append(f"{player}|{lab}" if k == 0 else f"{player}|{lab}#{k + 1}")
     return out
 
 
@@ -111,7 +114,7 @@ class MctsAgent:
             node, path = root, []
             # selection and expansion
             while s.status is Status.RUNNING:
-                keys = _keys(s.labels())
+                keys = _keys(s.labels(), s.pplayer)
                 untried = [i for i, k in enumerate(keys) if k not in node.children]
                 if untried:
                     i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
@@ -145,7 +148,7 @@ class MctsAgent:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
         self.last_root = root
-        keys = _keys(labels)
+        keys = _keys(labels, me)
         visits = [root.children[k].visits if k in root.children else 0 for k in keys]
         top = max(visits)
         return visits.index(top)

@@ -77,7 +77,7 @@ def _rearranged(st, rng):
 
 
 @pytest.mark.parametrize("spec, players", [(STUN, 2), (STUN, 3), (HANDS, 3)], ids=["stun-2", "stun-3", "hands-3"])
-@pytest.mark.parametrize("agent", ["greedy:3", "mcts:12"])
+@pytest.mark.parametrize("agent", ["random", "first", "greedy:3", "mcts:12"])
 def test_decision_depends_only_on_the_view(spec, players, agent):
     game = load_game(spec)
     rng = random.Random(7)
