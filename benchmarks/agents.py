@@ -28,6 +28,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from interpreter.api import load_game  # noqa: E402
+from interpreter.diagnostics import SpecError  # noqa: E402
 from interpreter.engine import Status  # noqa: E402
 from interpreter.runner import play  # noqa: E402
 from interpreter.seeds import game_seed  # noqa: E402
@@ -94,11 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path in specs:
             rel = os.path.relpath(path, ROOT)
-            game = load_game(path)
+            try:
+                game = load_game(path)
+            except SpecError:
+                print(f"\n{rel}: skipped, the spec has errors (rulewright check {rel})")
+                continue
             n = args.players or game.spec.min_players
             print(f"\n{game.spec.name} ({rel}), {n} players, {args.games} games per row, seed {args.seed}")
             print(f"{'agent vs random':<28} {'win share':>9}  {'95% CI':<15} {'random':>6} {'s/game':>7}")
-            rows = [(a, "matchup") for a in agents] + [(args.budget_agent.format(b), "budget") for b in budgets]
+            curve = args.budget_agent.replace(";", ",")
+            rows = [(a, "matchup") for a in agents] + [(curve.format(b), "budget") for b in budgets]
             for agent, kind in rows:
                 r = match(pool, path, n, agent, args.games, args.seed)
                 r["kind"] = kind

@@ -14,8 +14,11 @@ with bots replays exactly.
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a new
   determinization each iteration, children keyed by chooser and option label, UCB
-  with availability counts, random playouts to the end of the game, and
-  each node's reward the win share of the player who chose its move. Chance
+  with availability counts, random playouts, and each node's reward the
+  win share of the player who chose its move. A playout runs to the end of
+  the game, or (the default when the spec has a heuristic or a score) stops
+  after `depth` random decisions and is judged: the seat(s) with the best
+  heuristic value share the win (or a softmax of the values, with `tau`). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
@@ -31,6 +34,7 @@ from .heuristics import outcome, position_value, value_function
 from .seeds import agent_seed
 
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
+AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
 
 
 def _keys(labels: list[str], player: int) -> list[str]:
@@ -90,15 +94,17 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
-                 max_playout: int = 5000, depth: int = 0, tau: float = 0.0):
+                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0):
         if iterations < 1:
             raise ValueError("mcts: iterations must be at least 1")
-        if depth < 0 or max_playout < 1:
-            raise ValueError("mcts: depth must be 0 (play to the end) or more, max_playout at least 1")
+        if depth < -1 or max_playout < 1:
+            raise ValueError("mcts: depth must be -1 (auto), 0 (play to the end) or more; max_playout at least 1")
         self.iterations = iterations
         self.c = c
         self.max_playout = max_playout
-        self.depth = depth  # 0: play out to the end; else stop after `depth` random decisions and judge
+        # 0: play out to the end; n: stop after n random decisions and judge by the heuristic;
+        # -1: AUTO_DEPTH when the spec has a heuristic or a score to judge by, else 0
+        self.depth = depth
         self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
@@ -108,6 +114,10 @@ class MctsAgent:
         if len(labels) == 1:
             return 0
         me, rng, c = state.pplayer, self.rng, self.c
+        depth = self.depth
+        if depth < 0:
+            g = state.g
+            depth = AUTO_DEPTH if g.spec.heuristic is not None or g.score_idx is not None else 0
         root = _Node(-1)
         for _ in range(self.iterations):
             s = determinize(state, me, rng)
@@ -139,11 +149,11 @@ class MctsAgent:
                 s.apply(best_i)
                 path.append(node)
             # playout
-            steps, limit = 0, min(self.depth or self.max_playout, self.max_playout)
+            steps, limit = 0, min(depth or self.max_playout, self.max_playout)
             while s.status is Status.RUNNING and steps < limit:
                 s.apply(rng.randrange(len(s.popts)))
                 steps += 1
-            reward = outcome(s) if s.status is not Status.RUNNING or not self.depth else self._judge(s)
+            reward = outcome(s) if s.status is not Status.RUNNING or not depth else self._judge(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]

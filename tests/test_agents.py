@@ -139,7 +139,7 @@ def test_heuristic_is_checked(tmp_path):
     assert any("chip" in d.message and d.span.line == bad[:bad.index("me.chip +")].count("\n") + 1 for d in diags)
 
 
-@pytest.mark.parametrize("agent", ["greedy:2", "mcts:5", "mcts:5,depth=6"])
+@pytest.mark.parametrize("agent", ["greedy:2", "mcts:5", "mcts:5,depth=0", "mcts:5,depth=6,tau=4"])
 def test_bots_finish_games(agent):
     game = load_game(STUN)
     st = play(game, 3, 11, {0: agent, 2: agent})
@@ -181,3 +181,19 @@ def test_agents_on_the_command_line(args, code, message):
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == code, r.output
     assert message in r.output
+
+
+def test_strength_benchmark_runs(tmp_path, capsys):
+    import json
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_agents", "benchmarks/agents.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "r.json"
+    assert mod.main([STUN, "--games", "2", "--agents", "greedy:1", "--budgets", "2", "--workers", "1",
+                     "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert [r["agent"] for r in rows] == ["greedy:1", "mcts:2"]
+    assert all(0 <= r["ci95"][0] <= r["win_share"] <= r["ci95"][1] <= 1 for r in rows)
+    assert "win share" in capsys.readouterr().out
+    assert mod.wilson(50, 100) == pytest.approx((0.404, 0.596), abs=1e-3)
