@@ -40,12 +40,19 @@ class PyGen:
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_top": _top, "Frame": comp.frame_class,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "Frame": comp.frame_class,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
         self._proc_fns: dict[str, str] = {}
         self._inlining: set[str] = set()
+        # Coverage mode (lint, the ambiguity lab): count every rule, branch, option and reading used.
+        self.coverage = comp.coverage
+        self.points: list[tuple[str, str, Any]] = []  # (kind, what, span)
+        self.COV: list[int] = []
+        self.ns["COV"] = self.COV
+        self.codes: list[Any] = []  # the Code being compiled, for positions
+        self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
 
     # -- tables ----------------------------------------------------------------
@@ -78,6 +85,29 @@ class PyGen:
             if slot in frame:
                 return frame[slot]
         return f"L[{slot}]"
+
+    # -- coverage -------------------------------------------------------------------
+    def hit(self, kind: str, what: str, node: N.Node | None) -> list[str]:
+        """A counter line for one coverage point (nothing when not measuring).
+
+        A branch whose condition reads an ambiguity or an option is recorded
+        as `branch:reading` / `branch:option`: it is meant to run only under
+        some readings, so lint does not call it dead.
+        """
+        if not self.coverage:
+            return []
+        if kind == "branch" and node is not None:
+            conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+            refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+            kind = "branch:reading" if "reading" in refs else "branch:option" if "option" in refs else kind
+        elif self._guards and kind != "reading":
+            kind = f"{kind}:{self._guards[-1]}"  # inside a branch that only some readings take
+        code = self.codes[-1] if self.codes else None
+        span = code.text.locate(*node.pos) if code is not None and node is not None else (
+            code.span if code is not None else None)
+        self.points.append((kind, what, span))
+        self.COV.append(0)
+        return [f"COV[{len(self.COV) - 1}] += 1"]
 
     # -- expressions -------------------------------------------------------------
     def expr(self, e: N.Expr) -> str:
@@ -124,6 +154,9 @@ class PyGen:
 
     def x_Attr(self, e: N.Attr) -> str | None:
         kind = e.ref[0]
+        if kind == "reading":  # only reached in coverage mode (otherwise a constant)
+            line = self.hit("reading", e.name, e)[0]
+            return f"_seen(COV, {int(line[4:line.index(']')])}, {self.k(self.comp.readings[e.name])})"
         if kind == "tvar":
             return f"st.tvars[{int(e.ref[1])}]"
         obj = self.expr(e.obj)
@@ -236,7 +269,9 @@ class PyGen:
         self._proc_fns[name] = fname
         pr = self.comp.spec.procedures[name]
         saved, self.local_names = self.local_names, [{}]
+        self.codes.append(pr.do)
         body = self.block(pr.do.ast or [], 1)
+        self.codes.pop()
         self.local_names = saved
         self.define(fname, f"def {fname}(st, L):\n{body}")
         return fname
@@ -323,10 +358,13 @@ class PyGen:
         lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
         self._inlining.add(name)
         self.local_names.append(names)
+        self.codes.append(pr.do)
         try:
+            lines.extend(self.hit("rule", f"procedure {name}", None))
             for st in pr.do.ast or []:
                 lines.extend(self.stmt(st))
         finally:
+            self.codes.pop()
             self.local_names.pop()
             self._inlining.discard(name)
         return lines or ["pass"]
@@ -344,7 +382,7 @@ class PyGen:
         return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
 
     def s_If(self, s: N.If) -> list[str]:
-        if _narration_only(s):  # choosing what to say: skip the tests when nobody listens
+        if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
             return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
         return self._if(s)
 
@@ -363,14 +401,37 @@ class PyGen:
                 out.extend(self.sub(body))
                 return out
             out.append(f"{'if' if first else 'elif'} {self.expr(cond_e)}:")
-            out.extend(self.sub(body))
+            hit = self.hit("branch", "if", cond_e)
+            out.extend("    " + ln for ln in hit)
+            with self._guarded(cond_e):
+                out.extend(self.sub(body))
             first = False
         if s.orelse:
             if first:
                 return [ln[4:] for ln in self.sub(s.orelse)]
             out.append("else:")
-            out.extend(self.sub(s.orelse))
+            out.extend("    " + ln for ln in self.hit("branch", "else", s))
+            with self._guarded(s):
+                out.extend(self.sub(s.orelse))
         return out or ["pass"]
+
+    def _guarded(self, node: N.Node):
+        """While emitting a branch that only some readings/options take, mark its coverage points."""
+        import contextlib
+        conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+        refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+        tag = "reading" if "reading" in refs else "option" if "option" in refs else None
+
+        @contextlib.contextmanager
+        def guard():
+            if tag:
+                self._guards.append(tag)
+            try:
+                yield
+            finally:
+                if tag:
+                    self._guards.pop()
+        return guard()
 
     def s_ForEach(self, s: N.ForEach) -> list[str]:
         v = self.local(s.slot)  # a finite list: no step budget needed
@@ -383,7 +444,7 @@ class PyGen:
         return [f"while {self.expr(s.cond)}:", "    st.tick()"] + self.sub(s.body)
 
     # -- resumable programs ----------------------------------------------------------------
-    def program(self, name: str, stmts: list) -> Callable:
+    def program(self, name: str, stmts: list, code: Any = None) -> Callable:
         """A block as one resumable function `fn(st, fr)`.
 
         Statements that may pause (a `choose`, a call of a procedure that
@@ -395,7 +456,10 @@ class PyGen:
         self._blocks: list[list[str]] = [[]]
         self._labels: dict[int, int] = {}
         self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
+        self.codes.append(code)
+        self._blocks[-1].extend(self.hit("rule", name, None))
         self._emit(stmts)
+        self.codes.pop()
         self._jump_end_of_program()
         fname = self.fresh("R_")
         # Jump threading: a part that only jumps elsewhere is skipped by every jump to it.
@@ -474,11 +538,15 @@ class PyGen:
                 return
             nxt = self._label()
             self._blocks[-1].extend([f"if not {self.expr(cond_e)}:", f"    pc = \u00a7{nxt}\u00a7", "    continue"])
-            self._emit(body)
+            self._blocks[-1].extend(self.hit("branch", "if", cond_e))
+            with self._guarded(cond_e):
+                self._emit(body)
             self._blocks[-1].extend(self._goto(end))
             self._place(nxt)
         if s.orelse:
-            self._emit(s.orelse)
+            self._blocks[-1].extend(self.hit("branch", "else", s))
+            with self._guarded(s):
+                self._emit(s.orelse)
         self._place(end)
 
     def p_ForEach(self, s: N.ForEach) -> None:
@@ -563,6 +631,7 @@ class PyGen:
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
             self._place(start)
+            self._blocks[-1].extend(self.hit("option", "option", opt))
             self._emit(opt.body)
             self._blocks[-1].extend(self._goto(end))
         self._place(end)
@@ -610,6 +679,11 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
     for i in range(1, len(parts), 2):
         parts[i] = str(labels[int(parts[i])])
     return "".join(parts)
+
+
+def _seen(cov: list, i: int, value: Any) -> Any:
+    cov[i] += 1
+    return value
 
 
 def _top(st, z: int) -> int:

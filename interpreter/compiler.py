@@ -67,10 +67,11 @@ def _ret(st, fr) -> None:
 class Compiler:
     frame_class = Frame
 
-    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str]):
+    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
         self.spec = spec
         self.options = options
         self.readings = readings
+        self.coverage = coverage  # keep readings as run-time values and count what runs
         self.S = spec.n_shared
         self.P = spec.n_player_zones
         self.props: dict[str, tuple] = {}
@@ -104,10 +105,16 @@ class Compiler:
 
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
-        prog.fn = self.gen.program(prog.name, code.ast or [])
+        prog.fn = self.gen.program(prog.name, code.ast or [], code)
 
     def condition(self, code: Code | None) -> Fn | None:
-        return None if code is None or code.ast is None else self.expr(code.ast)
+        if code is None or code.ast is None:
+            return None
+        self.gen.codes.append(code)
+        try:
+            return self.expr(code.ast)
+        finally:
+            self.gen.codes.pop()
 
     def expr(self, e: N.Expr) -> Fn:
         """An expression as one generated Python function (falls back to closures)."""
@@ -146,7 +153,7 @@ class Compiler:
         if isinstance(e, N.Attr) and e.ref is not None:
             if e.ref[0] == "option":
                 return self.options[e.name]
-            if e.ref[0] == "reading":
+            if e.ref[0] == "reading" and not self.coverage:
                 return self.readings[e.name]
         if isinstance(e, N.Unary):
             v = self.const(e.operand)

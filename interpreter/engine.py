@@ -76,7 +76,7 @@ class Game:
     """A spec compiled for one set of options and ambiguity readings."""
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-                 budget: int = DEFAULT_BUDGET):
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False):
         self.spec = spec
         self.options = {n: o.default for n, o in spec.options.items()}
         self.readings = {n: a.default for n, a in spec.ambiguities.items()}
@@ -96,7 +96,8 @@ class Game:
                                  f"(one of: {', '.join(spec.ambiguities[k].interpretations)})")
             self.readings[k] = v
         self.budget = budget
-        c = Compiler(spec, self.options, self.readings)
+        self.coverage = coverage
+        c = Compiler(spec, self.options, self.readings, coverage)
         c.compile_all()
         self.props = c.props
         self.card_type = c.card_type
@@ -124,6 +125,8 @@ class Game:
                             spec.winners.n_locals if spec.winners else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
+        self.points = c.gen.points  # coverage points (kind, what, span), when measuring
+        self.hits = c.gen.COV
 
     # -- the flow program ------------------------------------------------------
     def _turn(self, c: Compiler, td) -> TurnProgram:
@@ -133,7 +136,8 @@ class Game:
             for name, _span in td.actions:
                 a = self.spec.actions[name]
                 body = a.do.ast or []
-                if (len(body) == 1 and type(body[0]).__name__ == "CallStmt" and not body[0].call.args
+                if (not self.coverage and len(body) == 1 and type(body[0]).__name__ == "CallStmt"
+                        and not body[0].call.args
                         and not a.params and not self.spec.procedures[body[0].call.func].params):
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
