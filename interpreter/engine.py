@@ -185,7 +185,6 @@ class Game:
                         st.event("phase", phase=name, round=fr.L[k] + 1)
                 ops.append(begin_phase)
                 ops.append(_call(start))
-            turn_head = len(ops)
             ops.append(_turn_starter(tp.start))
             loop = len(ops)
             ops.append(None)  # decide, patched below; it runs again after each action
