@@ -274,15 +274,30 @@ def replay(log: str, spec_path: str | None) -> None:
 
 @cli.command()
 @click.argument("spec")
-def explain(spec: str) -> None:
-    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes."""
+@click.option("--measure", is_flag=True, help="Also measure every ambiguity (the lab) and show its verdict.")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=None, help="Players for --measure.")
+@click.option("--games", "-g", type=click.IntRange(10), default=500, show_default=True, help="Games for --measure.")
+@seed_opt
+def explain(spec: str, measure: bool, players: int | None, games: int, seed: int) -> None:
+    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes, and which
+    rulebook paragraphs no rule encodes."""
     from .explain import explain as do_explain
+    if not os.path.exists(spec):
+        raise Failed(f"{spec}: no such file")
     try:
         s, _ = api.load_spec(spec)
     except SpecError as exc:
         _show_diagnostics(exc.diagnostics)
         raise Failed(f"{spec}: the spec has errors") from None
-    click.echo(do_explain(s))
+    verdicts = None
+    if measure and s.ambiguities:
+        from .lab import ambiguity_lab
+        n = players or max(s.min_players, 2)
+        progress, update = _lab_progress("measuring")
+        with progress:
+            rep = ambiguity_lab(spec, n, games, seed, progress=update)
+        verdicts = {a.name: (a.verdict, {r.interpretation: r.verdict for r in a.readings}) for a in rep.ambiguities}
+    click.echo(do_explain(s, verdicts))
 
 
 def _lab_progress(label: str):
