@@ -163,15 +163,24 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
 @click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
 @seed_opt
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
+@click.option("--address", default=None, help="Ray cluster address (e.g. auto, ray://host:10001); none starts a local Ray.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @option_opt
 @reading_opt
 @agent_opt
 @budget_opt
-def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_json: bool, options, readings, agents,
-             budget) -> None:
+def simulate(spec: str, players: int, games: int, seed: int, workers: int, backend: str, address: str | None,
+             as_json: bool, options, readings, agents, budget) -> None:
     """Play many games and report statistics."""
-    from .runner import GameSpec, sweep
+    from .runner import GameSpec, sweep, use_backend
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise Failed("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    use_backend(backend, address)
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     game = _load(spec, opts, reads, budget)
     if not game.spec.min_players <= players <= game.spec.max_players:
@@ -183,7 +192,7 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_js
         task = progress.add_task("games", total=games)
         stats = sweep(gs, players, games, seed, workers, lambda k: progress.advance(task, k), game=game)
     d = stats.as_dict()
-    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers,
+    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers, "backend": backend,
          "options": game.options, "readings": game.readings, **d}
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))

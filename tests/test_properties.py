@@ -53,15 +53,17 @@ def game_for(options: dict, readings: dict):
 
 
 class Chooser:
-    """Choice indices drawn from hypothesis, then from an RNG seeded by the game's seed."""
+    """Choice indices drawn from hypothesis (one list, taken modulo the number of options, so they shrink
+    towards the first option), then from an RNG seeded by the game's seed."""
 
     def __init__(self, data, seed: int):
-        self.data, self.rng, self.k = data, random.Random(seed), 0
+        self.drawn = data.draw(st.lists(st.integers(0, 5), max_size=DRAWN), label="choices")
+        self.rng, self.k = random.Random(seed), 0
 
     def __call__(self, n: int) -> int:
         self.k += 1
-        if self.k <= DRAWN:
-            return self.data.draw(st.integers(0, n - 1))
+        if self.k <= len(self.drawn):
+            return self.drawn[self.k - 1] % n
         return self.rng.randrange(n)
 
 
