@@ -207,7 +207,7 @@ class Game:
                 if fr.L[k] >= repeat:
                     fr.pc = exit_
             ops[head] = exit_test
-            ops[loop] = _decider(tp, after)
+            ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
             ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
         main.fn = _dispatch(ops)
@@ -304,23 +304,16 @@ def _begin_turn(st: "State", fr=None) -> None:
         st.event("turn", turn=st.turn, player=st.cur)
 
 
-def _decider(tp: TurnProgram, after: int) -> Callable:
+def _decider(tp: TurnProgram, after: int, c: Compiler, whens: list) -> Callable:
     actions = tp.actions
     n_locals = max([p.n_locals for *_, p in actions] + [1])
     scratch = [None] * n_locals  # `when` conditions only read it for their own filters
     simple = all(not params for _n, _l, _w, params, _p in actions)
-    checks = [(ai, when) for ai, (_n, _l, when, _params, _p) in enumerate(actions)]
 
     def decide(st, fr):
         if st.turn_over:
             fr.pc = after
             return None
-        if simple:
-            found = [ai for ai, when in checks if when is None or when(st, scratch)]
-            if found:
-                st.idle = 0
-                fr.pc -= 1  # come back here when the action is done
-                return st.ask(ACTION, st.cur, found, actions)
         found = []
         for ai, (_name, _label, when, params, prog) in enumerate(actions):
             if when is not None and not when(st, scratch):
@@ -342,6 +335,8 @@ def _decider(tp: TurnProgram, after: int) -> Callable:
         st.idle = 0
         fr.pc -= 1  # come back here when the action is done
         return st.ask(ACTION, st.cur, found, actions)
+    if simple:  # the common case as one generated function; `decide` handles "no legal action"
+        return c.gen.decider(whens, after, actions, scratch, decide)
     return decide
 
 
