@@ -298,6 +298,13 @@ class PyGen:
     def s_Move(self, s: N.Move) -> list[str]:
         what, dest = self.expr(s.what), self.expr(s.dest)
         ty = s.what.ty
+        if ty is T.CARD and not self.comp.spec.triggers:
+            # The engine's move_card, inline (no trigger can fire in this spec).
+            c, d, src, z = self.fresh("c"), self.fresh("d"), self.fresh("s"), self.fresh("z")
+            return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
+                    f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
+                    f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                    "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE:

@@ -616,9 +616,13 @@ class State:
         self.zones[dst].append(c)
         self.where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c]], src=self.g.zone_name(src), dst=self.g.zone_name(dst))
+            self.log_move([c], src, dst)
         if self.g.triggers:
             self._fire(dst, [c])
+
+    def log_move(self, cards: list[int], src: int, dst: int) -> None:
+        g = self.g
+        self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:
         cards = self.zones[src]
@@ -630,8 +634,7 @@ class State:
         for c in cards:
             where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c] for c in cards], src=self.g.zone_name(src),
-                       dst=self.g.zone_name(dst))
+            self.log_move(cards, src, dst)
         if self.g.triggers:
             self._fire(dst, cards)
 
