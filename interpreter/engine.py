@@ -299,7 +299,6 @@ def _begin_turn(st: "State", fr=None) -> None:
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
-    st.acted = False
     if st.log is not None:
         st.event("turn", turn=st.turn, player=st.cur)
 
@@ -392,7 +391,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -424,7 +423,6 @@ class State:
         self.choices: list[int] = []
         self.turn_over = False
         self.in_turn = False
-        self.acted = False
         self.idle = 0
         self.phase: str | None = None
         self.check = check
@@ -583,9 +581,6 @@ class State:
         self.turn_over = True
         del self.stack[1:]
 
-    def end_game(self) -> bool:
-        return self.finish()
-
     def finish(self) -> bool:
         g = self.g
         if g.winners_fn is not None:
@@ -713,7 +708,7 @@ class State:
             zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
         spec = g.spec
         return {
-            "player": player, "current": self.cur, "turn": self.turn, "zones": zones,
+            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
             "global": dict(zip(spec.vars["global"], self.gvars)),
             "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
             "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,

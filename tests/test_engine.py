@@ -199,6 +199,48 @@ def test_subset_labels_are_unique(tmp_path):
     assert len(set(labels)) == len(labels)
 
 
+def _give_action(choose: str, do: str) -> list[tuple[str, str]]:
+    """An action `give` offered once the player holds a card, with `choose:` parameters."""
+    return [("    actions: [draw, stop]\n", "    actions: [draw, stop, give]\n"),
+            ("actions:\n  draw:\n", "actions:\n  give:\n    when: count(me.hand) > 0\n    choose:\n" + _indent(choose, 6)
+             + "    do: |\n" + _indent(do, 6) + "  draw:\n")]
+
+
+def _take_give(st) -> list[str]:
+    """Draw until `give` is offered; return the labels of that decision, and take the last `give`."""
+    while True:
+        labels = st.decision().labels
+        gives = [i for i, label in enumerate(labels) if label.startswith("give")]
+        if gives:
+            st.apply(gives[-1])
+            return labels
+        st.apply(0)
+
+
+def test_action_parameters_from_lists_are_offered_as_combinations(tmp_path):
+    game = probe_game(tmp_path, "shuffle deck", _give_action("to: others\nn: range(1, 2)", "to.score += n"))
+    st = game.new_game(3, 5)
+    labels = _take_give(st)
+    assert [x for x in labels if x.startswith("give")] == ["give: P2, 1", "give: P2, 2", "give: P3, 1", "give: P3, 2"]
+    assert st.status is Status.RUNNING and st.pvars[0] == [0, 0, 2]
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param("me.hand", id="zone", marks=pytest.mark.xfail(
+        strict=True, reason="BUG: a `choose:` parameter drawn from a zone is given the zone id, not its cards "
+                            "(engine._turn uses c.expr, not c.coll): TypeError out of apply()")),
+    pytest.param("'[x in me.hand where true]'", id="filter", marks=pytest.mark.xfail(
+        strict=True, reason="BUG: a filter in a `choose:` parameter takes local slot 0, so the parameters land in "
+                            "the wrong slots (apply() puts them at 0..k-1): TypeError out of apply()")),
+])
+def test_action_parameter_of_cards(tmp_path, source):
+    game = probe_game(tmp_path, "shuffle deck", _give_action(f"c: {source}", "move c to discard\npot += 1"))
+    st = game.new_game(3, 5)
+    labels = _take_give(st)
+    assert "give: coin" in labels or "give: bomb" in labels
+    assert st.status is Status.RUNNING and gvars(st)["pot"] == 1 and len(st.zones[1]) == 1
+
+
 # ---- triggers, phases, the end --------------------------------------------------------------------------------
 def test_trigger_runs_once_per_card_entering_its_zone(tmp_path):
     game = probe_game(tmp_path, "move deck to discard", [(
@@ -282,7 +324,8 @@ def test_nobody_can_act_is_a_stall_not_a_hang(tmp_path):
 
 def test_endless_game_stops_at_the_step_budget(tmp_path):
     # `stop` puts the hand back into the deck: the deck never empties and nobody scores
-    edits = [NEVER_ENDS, ("      move me.hand to discard\n      end turn", "      move me.hand to deck\n      end turn")]
+    edits = [NEVER_ENDS, ("      move me.hand to discard\n      end turn",
+                          "      move me.hand to deck\n      end turn")]
     game = probe_game(tmp_path, "shuffle deck", edits, budget=300)
     st = game.new_game(2, 1)
     steps = 0
