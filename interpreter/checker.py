@@ -39,6 +39,7 @@ class _Scope:
         self.n = 0
         self.allow_end_turn = allow_end_turn
         self.allow_effects = allow_effects
+        self.bound: set[int] = set()  # slots that surely hold a value at this point of the code
 
     def lookup(self, name: str) -> tuple[int, T] | None:
         for f in reversed(self.frames):
@@ -46,10 +47,12 @@ class _Scope:
                 return f[name]
         return None
 
-    def bind(self, name: str, ty: T) -> int:
+    def bind(self, name: str, ty: T, bound: bool = True) -> int:
         slot = self.n
         self.n += 1
         self.frames[-1][name] = (slot, ty)
+        if bound:
+            self.bound.add(slot)
         return slot
 
     def names(self) -> list[str]:
@@ -182,7 +185,8 @@ class Checker:
                            hint=did_you_mean(a.default, a.interpretations))
         for scope, vs in s.vars.items():
             for v in vs.values():
-                if v.type == "int" and not isinstance(v.start, int) or v.type == "bool" and not isinstance(v.start, bool):
+                if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
+                        or v.type == "bool" and not isinstance(v.start, bool)):
                     self.error("E415", f"variable '{v.name}' is {v.type} but starts at {v.start!r}",
                                s.doc.span(("state", scope, v.name, "start")))
                 if v.min is not None and v.max is not None and v.min > v.max:
@@ -326,6 +330,7 @@ class Checker:
             if old != ty and T.ANY not in (old, ty):
                 self.error("E423", f"'{st.name}' was {word(old)}, cannot become {word(ty)}", code, st.value.pos)
             st.slot = slot
+            sc.bound.add(slot)
         else:
             st.slot = sc.bind(st.name, ty)
 
@@ -341,6 +346,7 @@ class Checker:
             if tt is not T.ANY:
                 self.error("E424", "only variables can be assigned", code, t.pos,
                            hint="assign a local, a global, a player or a turn variable")
+            self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
         if st.op in ("+=", "-="):
@@ -412,11 +418,24 @@ class Checker:
         st.slot = found[0] if found else sc.bind(st.name, T.CARDS)
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "where")
 
-    def s_If(self, code, sc, st: N.If) -> None:
-        for cond, body in st.branches:
-            self.expect_type(code, self.expr(cond, code, sc), T.BOOL, cond, "if")
+    def _branches(self, code, sc, bodies: list, exhaustive: bool) -> None:
+        """Check alternative bodies; afterwards a local is bound only if every way through binds it."""
+        before = set(sc.bound)
+        after: list[set[int]] = []
+        for body in bodies:
+            sc.bound = set(before)
             self.stmts(code, sc, body)
-        self.stmts(code, sc, st.orelse)
+            if not _ends_turn(body):
+                after.append(sc.bound)
+        if not exhaustive:
+            after.append(before)
+        sc.bound = set.intersection(*after) if after else before
+
+    def s_If(self, code, sc, st: N.If) -> None:
+        for cond, _body in st.branches:
+            self.expect_type(code, self.expr(cond, code, sc), T.BOOL, cond, "if")
+        bodies = [body for _c, body in st.branches] + ([st.orelse] if st.orelse else [])
+        self._branches(code, sc, bodies, exhaustive=st.orelse is not None)
 
     def s_ForEach(self, code, sc, st: N.ForEach) -> None:
         ty = self.expr(st.coll, code, sc)
@@ -424,24 +443,27 @@ class Checker:
         sc.frames.append({})
         st.slot = sc.bind(st.var, ELEMENT.get(ty, T.ANY))
         sc.n += 2  # hidden slots: the list being walked and the position in it
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)  # the body may run no time at all
         sc.frames.pop()
 
     def s_Repeat(self, code, sc, st: N.Repeat) -> None:
         self.expect_type(code, self.expr(st.count, code, sc), T.INT, st.count, "repeat")
         st.slot = sc.n  # hidden slot: iterations left
         sc.n += 1
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)
 
     def s_While(self, code, sc, st: N.While) -> None:
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "while")
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)
 
     def s_ChooseOption(self, code, sc, st: N.ChooseOption) -> None:
         self._by(code, sc, st.by)
         if st.prompt:
             self.expr(st.prompt, code, sc)
+        before = set(sc.bound)
+        after: list[set[int]] = []  # exactly one option runs (no open option stalls the game)
         for opt in st.options:
+            sc.bound = set(before)
             sc.frames.append({})
             if opt.var is not None:
                 ty = self.expr(opt.coll, code, sc)
@@ -452,6 +474,9 @@ class Checker:
                 self.expect_type(code, self.expr(opt.cond, code, sc), T.BOOL, opt.cond, "when")
             self.stmts(code, sc, opt.body)
             sc.frames.pop()
+            if not _ends_turn(opt.body):
+                after.append(sc.bound)
+        sc.bound = set.intersection(*after) if after else before
 
     # -- expressions ---------------------------------------------------------
     def expect_type(self, code: Code, actual: T, want, node: N.Node, what: str | None = None) -> None:
@@ -484,6 +509,9 @@ class Checker:
         found = sc.lookup(e.id)
         if found is not None:
             e.ref = ("local", found[0])
+            if found[0] not in sc.bound:
+                self.error("E428", f"'{e.id}' may have no value here", code, e.pos,
+                           hint="it is set with `let` on some paths only: set it before the `if`, or on every path")
             return found[1]
         if e.id in SPECIAL_NAMES:
             e.ref = (e.id,)
@@ -736,6 +764,11 @@ class Checker:
             self.error("E431", f"both sides of `if ... else` must be the same kind: {word(a)} and {word(b)}", code, e.pos)
             return T.ANY
         return a
+
+
+def _ends_turn(body: list) -> bool:
+    """A body that ends with `end turn`/`end game` never falls through to what follows."""
+    return bool(body) and isinstance(body[-1], (N.EndTurn, N.EndGame))
 
 
 def check(spec: Spec) -> Iterator[Diagnostic]:

@@ -156,9 +156,10 @@ class Game:
         main.n_locals = len(phases)
         ops.append(_call(self.setup))
         first = self.first
+        first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.rng.randrange(st.n) if first is None else first(st, fr.L)
+            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
         ops.append(choose_first)
 
         def given(st, fr):
@@ -438,6 +439,16 @@ class State:
         return Decision(self.pplayer, kinds[self.pkind], self._prompt(), self.labels())
 
     def labels(self) -> list[str]:
+        """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
+        labels = self._labels()
+        seen: dict[str, int] = {}
+        out = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+        return out
+
+    def _labels(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -529,6 +540,8 @@ class State:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
             self._stop(Status.ERROR, "rules nest too deeply")
+        except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
+            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
         self._after()
 
     def _after(self) -> None:
