@@ -36,6 +36,7 @@ _UNEXPECTED = {"_NL": "end of line", "_INDENT": "indentation", "_DEDENT": "end o
                "$END": "end of the rule"}
 # Terminals that start a value, and terminals that continue one: a long "expected" list becomes a phrase.
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NOT"}
+_CONNECTORS = {"TO", "FROM", "OF", "WHERE", "AS", "BY", "IN", "WHEN"}  # words that join parts of a statement
 _OPERATORS = {"PLUS", "MINUS", "MUL_OP", "COMPARE_OP", "AND", "OR", "IF", "DOT", "LSQB", "LPAR"}
 
 
@@ -376,6 +377,9 @@ def _bad_dedent(src: str) -> int:
 
 def _expected(tokens: set[str]) -> str:
     tokens = {t for t in tokens if t != "COMMENT" and not t.startswith("__")}
+    keywords = sorted(t.lower() for t in tokens & _CONNECTORS)
+    if len(tokens) > 6 and keywords:
+        return "expected " + " or ".join(f"'{k}'" for k in keywords) + " here (or an operator)"
     if len(tokens) > 6:
         if len(tokens & _VALUE_START) >= 4:
             return "expected a value here: a name, a number, a quoted text, a list or '('"
