@@ -435,7 +435,11 @@ def parse(text: Text, kind: str) -> Any:
                 span = text.locate(start - 1 if start else 0, start)
             else:
                 span = text.locate(start, tok.end_pos or start + 1)
-        expected = _expected(set(exc.expected))
+        try:  # the tokens that really can come next (LALR's `expected` merges states)
+            accepted = set(exc.interactive_parser.accepts()) or set(exc.expected)
+        except Exception:
+            accepted = set(exc.expected)
+        expected = _expected(accepted)
         hint = expected or None
         if kind == "condition" and tok.type == "EQ":
             hint = "compare with '=='"
