@@ -197,6 +197,8 @@ class Compiler:
         raise AssertionError(e.ref)
 
     def x_Index(self, e: N.Index) -> Fn:
+        if e.ref is not None:
+            return self._keyed_get(e)
         coll, key = self.coll(e.obj), self.expr(e.key)
 
         def index(st, L):
@@ -344,6 +346,8 @@ class Compiler:
 
     def s_Assign(self, ops, s: N.Assign) -> None:
         t = s.target
+        if isinstance(t, N.Index):
+            return self._keyed_assign(ops, s)
         kind = t.ref[0]
         val = self.expr(s.value)
         sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
@@ -403,6 +407,69 @@ class Compiler:
                     row = getattr(st, attr)
                     v = row[i] + sign * val(st, fr.L)
                     row[i] = fit(v) if bounded else v
+        ops.append(op)
+
+    # -- keyed variables (`keys:`): one plain variable slot per key ---------------
+    def _key_slot(self, e: N.Index) -> tuple[str, int | None, Fn | None, Fn | None]:
+        """(scope, constant slot or None, slot function or None, owner function or None)."""
+        _, scope, name = e.ref
+        kv = self.spec.keyed[scope][name]
+        owner = self.expr(e.obj.obj) if scope == "player" else None
+        table = {k: kv.index + j for j, k in enumerate(kv.keys)}
+        k = self.const(e.key)
+        if k is not _NOCONST and k in table:
+            return scope, table[k], None, owner
+        key = self.expr(e.key)
+        shown = ", ".join(map(str, kv.keys))
+
+        def slot(st, L):
+            k = key(st, L)
+            if k not in table:
+                raise RuleError(f"'{k}' is not a key of '{name}' (keys: {shown})")
+            return table[k]
+        return scope, None, slot, owner
+
+    def _keyed_get(self, e: N.Index) -> Fn:
+        scope, i, slot, owner = self._key_slot(e)
+        if scope == "player":
+            if i is not None:
+                return lambda st, L: st.pvars[i][owner(st, L)]
+            return lambda st, L: st.pvars[slot(st, L)][owner(st, L)]
+        attr = "gvars" if scope == "global" else "tvars"
+        if i is not None:
+            return lambda st, L: getattr(st, attr)[i]
+        return lambda st, L: getattr(st, attr)[slot(st, L)]
+
+    def _keyed_assign(self, ops, s: N.Assign) -> None:
+        scope, i, slot, owner = self._key_slot(s.target)
+        val = self.expr(s.value)
+        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
+        defs = self.vardefs[scope]
+        _, _, name = s.target.ref
+
+        def fit(k: int, v):
+            vd = defs[k]
+            if vd.min is not None and v < vd.min:
+                if vd.clamp:
+                    return vd.min
+                raise RuleError(f"'{vd.name}' would become {v}, below its minimum {vd.min}")
+            if vd.max is not None and v > vd.max:
+                if vd.clamp:
+                    return vd.max
+                raise RuleError(f"'{vd.name}' would become {v}, above its maximum {vd.max}")
+            return v
+
+        attr = "gvars" if scope == "global" else "tvars"
+
+        def op(st, fr):
+            L = fr.L
+            k = i if i is not None else slot(st, L)
+            if scope == "player":
+                row, at = st.pvars[k], owner(st, L)
+            else:
+                row, at = getattr(st, attr), k
+            v = val(st, L)
+            row[at] = fit(k, v if sign == 0 else row[at] + sign * v)
         ops.append(op)
 
     def s_CallStmt(self, ops, s: N.CallStmt) -> None:
