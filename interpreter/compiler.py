@@ -229,12 +229,17 @@ class Compiler:
             self.funcs[name] = self.expr(f.value.ast)
         body = self.funcs[name]
         n = f.value.n_locals
-        args = [self.expr(a) for a in e.args]
+        args = self._args(e.args, f.params)
         if len(args) == 1:
             a0 = args[0]
             pad = [None] * (n - 1)
             return lambda st, L: body(st, [a0(st, L), *pad])
         return lambda st, L: body(st, [a(st, L) for a in args] + [None] * (n - len(args)))
+
+    def _args(self, args: list, params: dict[str, str]) -> list[Fn]:
+        """Arguments of a function or procedure call; a zone given for a `cards` parameter becomes its cards."""
+        kinds = list(params.values())
+        return [self.coll(a) if i < len(kinds) and kinds[i] == "cards" else self.expr(a) for i, a in enumerate(args)]
 
     def x_ListLit(self, e: N.ListLit) -> Fn:
         fs = [self.expr(x) for x in e.items]
@@ -306,6 +311,8 @@ class Compiler:
         for p in e.parts:
             if isinstance(p, str):
                 parts.append(p)
+            elif p.ty is T.ZONE:  # a zone is shown as the cards in it
+                parts.append((self.coll(p), T.CARDS))
             else:
                 parts.append((self.expr(p), p.ty))
 
@@ -474,7 +481,7 @@ class Compiler:
 
     def s_CallStmt(self, ops, s: N.CallStmt) -> None:
         prog = self.procs[s.call.func]
-        args = [self.expr(a) for a in s.call.args]
+        args = self._args(s.call.args, self.spec.procedures[s.call.func].params)
         k = len(args)
 
         def call(st, fr):

@@ -132,7 +132,7 @@ class Game:
             for name, _span in td.actions:
                 a = self.spec.actions[name]
                 prog = c.program(f"action {name}", a.do)
-                params = [c.expr(p.ast) for p in a.params.values()]
+                params = [c.coll(p.ast) for p in a.params.values()]  # a zone: its cards
                 when = c.condition(a.when)
                 actions.append((name, a.label, when, params, prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
