@@ -133,7 +133,12 @@ class _Builder:
                     self.errors.append(Diagnostic("E103", "YAML merge keys (<<) are not supported in specs",
                                                   _span(self.path, knode), hint="use `extends:` for variants"))
                     continue
-                if not isinstance(k, (str, int, bool)) or k is None:
+                if isinstance(k, bool):
+                    self.errors.append(Diagnostic(
+                        "E103", f"the key '{knode.value}' reads as {str(k).lower()} in YAML", _span(self.path, knode),
+                        hint=f"quote it: \"{knode.value}\" (YAML reads yes/no/on/off as true/false)"))
+                    continue
+                if not isinstance(k, (str, int)) or k is None:
                     self.errors.append(Diagnostic("E103", f"a key must be a name, not {k!r}", _span(self.path, knode)))
                     continue
                 if k in out:

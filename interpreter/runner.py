@@ -27,10 +27,15 @@ class GameSpec:
     readings: dict[str, str] = field(default_factory=dict)
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
+    coverage: bool = False  # count which rules, branches and readings run (slower)
 
     def load(self) -> Game:
         from .api import load_game
-        return load_game(self.path, self.options, self.readings, self.budget)
+        return load_game(self.path, self.options, self.readings, self.budget, coverage=self.coverage)
+
+    def key(self) -> str:
+        return repr((self.path, sorted(self.options.items()), sorted(self.readings.items()), self.budget,
+                     self.coverage))
 
 
 def make_agents(names: dict[int, str], players: int, seed: int) -> list:
@@ -117,17 +122,45 @@ class Stats:
 _worker_game: dict[str, Any] = {}
 
 
-def _run_chunk(args: tuple) -> list[tuple]:
+def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
+    """Games start..stop-1 of a sweep: their summaries, and coverage counts if measured."""
     gs, players, master, start, stop = args
-    key = repr((gs.path, sorted(gs.options.items()), sorted(gs.readings.items()), gs.budget))
+    key = gs.key()
     if _worker_game.get("key") != key:
         _worker_game["key"], _worker_game["game"] = key, gs.load()
     game = _worker_game["game"]
+    before = game.hits[:]
     out = []
     for i in range(start, stop):
         seed = game_seed(master, i)
         out.append(_summary(play(game, players, seed, gs.agents).result()))
-    return out
+    hits = [a - b for a, b in zip(game.hits, before)] if gs.coverage else None
+    return out, hits
+
+
+def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, workers: int = 1,
+              game: Game | None = None) -> tuple[list[tuple], list[int] | None]:
+    """Per-game summaries of games start..stop-1 (in order, independent of `workers`), and coverage."""
+    chunk = max(1, min(250, (stop - start) // max(1, workers * 4) or 1))
+    tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
+    if game is not None and workers <= 1:
+        _worker_game["key"], _worker_game["game"] = gs.key(), game
+    results: list[tuple] = []
+    hits: list[int] | None = None
+    for part, h in _map(tasks, workers):
+        results.extend(part)
+        if h is not None:
+            hits = h if hits is None else [a + b for a, b in zip(hits, h)]
+    return results, hits
+
+
+def _map(tasks: list, workers: int) -> Iterable:
+    if workers <= 1:
+        yield from map(_run_chunk, tasks)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_run_chunk, tasks)  # ordered: the same results for any worker count
 
 
 def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
@@ -137,23 +170,12 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     t0 = time.perf_counter()
     chunk = max(1, min(250, games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
-    if workers <= 1:
-        if game is not None:
-            _worker_game["key"] = repr((gs.path, sorted(gs.options.items()), sorted(gs.readings.items()), gs.budget))
-            _worker_game["game"] = game
-        results: Iterable[list[tuple]] = map(_run_chunk, tasks)
-        for part in results:
-            for s in part:
-                stats.add(s)
-            if progress:
-                progress(len(part))
-    else:
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(workers) as pool:
-            for part in pool.imap(_run_chunk, tasks):  # ordered: same stats for any worker count
-                for s in part:
-                    stats.add(s)
-                if progress:
-                    progress(len(part))
+    if game is not None and workers <= 1:
+        _worker_game["key"], _worker_game["game"] = gs.key(), game
+    for part, _hits in _map(tasks, workers):
+        for s in part:
+            stats.add(s)
+        if progress:
+            progress(len(part))
     stats.seconds = time.perf_counter() - t0
     return stats

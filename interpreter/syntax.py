@@ -12,7 +12,7 @@ import functools
 import os
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
@@ -99,7 +99,7 @@ class _ToAst(Transformer):
                                      "a statement is an action such as `move`, an assignment or a procedure call")
             return N.CallStmt(_pos(meta), target)
         if not isinstance(target, (N.Name, N.Attr, N.Index)):
-            raise _SyntaxProblem(f"cannot assign to this expression", target.pos,
+            raise _SyntaxProblem("cannot assign to this expression", target.pos,
                                  "assign to a variable such as `supply` or `me.chips`")
         return N.Assign(_pos(meta), target, op, value)
 
