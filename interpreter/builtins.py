@@ -15,7 +15,6 @@ from typing import Any, Callable
 from .kinds import T
 
 Fn = Callable[[Any, list], Any]  # compiled expression: f(state, locals)
-NUMS = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
 PROP = "PROP"
 
 
@@ -225,7 +224,6 @@ def _same(types: list) -> T:
 
 COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
 PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
-INT_ONLY = T.INT
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", (COLL,), lambda ts: T.INT, "How many cards in a zone or elements in a list.",

@@ -163,15 +163,24 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
 @click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
 @seed_opt
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
+@click.option("--address", default=None, help="Ray cluster address (e.g. auto, ray://host:10001); none starts a local Ray.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @option_opt
 @reading_opt
 @agent_opt
 @budget_opt
-def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_json: bool, options, readings, agents,
-             budget) -> None:
+def simulate(spec: str, players: int, games: int, seed: int, workers: int, backend: str, address: str | None,
+             as_json: bool, options, readings, agents, budget) -> None:
     """Play many games and report statistics."""
-    from .runner import GameSpec, sweep
+    from .runner import GameSpec, sweep, use_backend
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise Failed("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    use_backend(backend, address)
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     game = _load(spec, opts, reads, budget)
     if not game.spec.min_players <= players <= game.spec.max_players:
@@ -183,7 +192,7 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_js
         task = progress.add_task("games", total=games)
         stats = sweep(gs, players, games, seed, workers, lambda k: progress.advance(task, k), game=game)
     d = stats.as_dict()
-    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers,
+    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers, "backend": backend,
          "options": game.options, "readings": game.readings, **d}
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))
@@ -274,15 +283,30 @@ def replay(log: str, spec_path: str | None) -> None:
 
 @cli.command()
 @click.argument("spec")
-def explain(spec: str) -> None:
-    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes."""
+@click.option("--measure", is_flag=True, help="Also measure every ambiguity (the lab) and show its verdict.")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=None, help="Players for --measure.")
+@click.option("--games", "-g", type=click.IntRange(10), default=500, show_default=True, help="Games for --measure.")
+@seed_opt
+def explain(spec: str, measure: bool, players: int | None, games: int, seed: int) -> None:
+    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes, and which
+    rulebook paragraphs no rule encodes."""
     from .explain import explain as do_explain
+    if not os.path.exists(spec):
+        raise Failed(f"{spec}: no such file")
     try:
         s, _ = api.load_spec(spec)
     except SpecError as exc:
         _show_diagnostics(exc.diagnostics)
         raise Failed(f"{spec}: the spec has errors") from None
-    click.echo(do_explain(s))
+    verdicts = None
+    if measure and s.ambiguities:
+        from .lab import ambiguity_lab
+        n = players or max(s.min_players, 2)
+        progress, update = _lab_progress("measuring")
+        with progress:
+            rep = ambiguity_lab(spec, n, games, seed, progress=update)
+        verdicts = {a.name: (a.verdict, {r.interpretation: r.verdict for r in a.readings}) for a in rep.ambiguities}
+    click.echo(do_explain(s, verdicts))
 
 
 def _lab_progress(label: str):

@@ -328,6 +328,13 @@ class PyGen:
     def s_Move(self, s: N.Move) -> list[str]:
         what, dest = self.expr(s.what), self.expr(s.dest)
         ty = s.what.ty
+        if ty is T.CARD and not self.comp.spec.triggers:
+            # The engine's move_card, inline (no trigger can fire in this spec).
+            c, d, src, z = self.fresh("c"), self.fresh("d"), self.fresh("s"), self.fresh("z")
+            return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
+                    f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
+                    f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                    "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE:
@@ -521,9 +528,15 @@ class PyGen:
                 seen.add(k)
                 k = self._labels[_pure_jump(self._blocks[k])]
             target[lab] = k
+        ends = {k for k, blk in enumerate(self._blocks) if blk == ["st.stack.pop()", "return None"]}
         resolved = []
         for k, blk in enumerate(self._blocks):
             out = [_resolve_labels(ln, target) for ln in blk]
+            # Tail call: a call whose return would only end this program replaces this program's frame.
+            if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr.pc = ")
+                    and int(out[-2][8:]) in ends and out[-1] == "return None"):
+                out[-4] = out[-4].replace("st.stack.append(", "st.stack[-1] = (", 1)
+                del out[-2]
             # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
             if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
                 out.pop()
@@ -639,7 +652,7 @@ class PyGen:
         prog = self.comp.procs[s.call.func]
         args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))",
+        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))  # call",
                                  "st.tick()"])
         self._pause("None")
 
@@ -686,6 +699,23 @@ class PyGen:
             self._emit(opt.body)
             self._blocks[-1].extend(self._goto(end))
         self._place(end)
+
+    def decider(self, whens: list, after: int, actions: list, scratch: list, fallback: Callable) -> Callable:
+        """The turn's action decision: the legal actions, in the spec's order, as one function."""
+        lines = ["if st.turn_over:", f"    fr.pc = {int(after)}", "    return None", f"L = {self.k(scratch)}",
+                 "found = []"]
+        for i, code in enumerate(whens):
+            if code is None or code.ast is None:
+                lines.append(f"found.append({i})")
+                continue
+            self.codes.append(code)
+            lines += [f"if {self.expr(code.ast)}:", f"    found.append({i})"]
+            self.codes.pop()
+        lines += ["if not found:", f"    return {self.h(fallback)}(st, fr)", "st.idle = 0",
+                  "fr.pc -= 1  # come back here when the action is done",
+                  f"return st.ask(0, st.cur, found, {self.k(actions)})"]
+        name = self.fresh("D_")
+        return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str) -> Callable:

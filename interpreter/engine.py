@@ -207,7 +207,7 @@ class Game:
                 if fr.L[k] >= repeat:
                     fr.pc = exit_
             ops[head] = exit_test
-            ops[loop] = _decider(tp, after)
+            ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
             ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
         main.fn = _dispatch(ops)
@@ -299,28 +299,20 @@ def _begin_turn(st: "State", fr=None) -> None:
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
-    st.acted = False
     if st.log is not None:
         st.event("turn", turn=st.turn, player=st.cur)
 
 
-def _decider(tp: TurnProgram, after: int) -> Callable:
+def _decider(tp: TurnProgram, after: int, c: Compiler, whens: list) -> Callable:
     actions = tp.actions
     n_locals = max([p.n_locals for *_, p in actions] + [1])
     scratch = [None] * n_locals  # `when` conditions only read it for their own filters
     simple = all(not params for _n, _l, _w, params, _p in actions)
-    checks = [(ai, when) for ai, (_n, _l, when, _params, _p) in enumerate(actions)]
 
     def decide(st, fr):
         if st.turn_over:
             fr.pc = after
             return None
-        if simple:
-            found = [ai for ai, when in checks if when is None or when(st, scratch)]
-            if found:
-                st.idle = 0
-                fr.pc -= 1  # come back here when the action is done
-                return st.ask(ACTION, st.cur, found, actions)
         found = []
         for ai, (_name, _label, when, params, prog) in enumerate(actions):
             if when is not None and not when(st, scratch):
@@ -342,6 +334,8 @@ def _decider(tp: TurnProgram, after: int) -> Callable:
         st.idle = 0
         fr.pc -= 1  # come back here when the action is done
         return st.ask(ACTION, st.cur, found, actions)
+    if simple:  # the common case as one generated function; `decide` handles "no legal action"
+        return c.gen.decider(whens, after, actions, scratch, decide)
     return decide
 
 
@@ -397,7 +391,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -429,7 +423,6 @@ class State:
         self.choices: list[int] = []
         self.turn_over = False
         self.in_turn = False
-        self.acted = False
         self.idle = 0
         self.phase: str | None = None
         self.check = check
@@ -588,9 +581,6 @@ class State:
         self.turn_over = True
         del self.stack[1:]
 
-    def end_game(self) -> bool:
-        return self.finish()
-
     def finish(self) -> bool:
         g = self.g
         if g.winners_fn is not None:
@@ -621,9 +611,13 @@ class State:
         self.zones[dst].append(c)
         self.where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c]], src=self.g.zone_name(src), dst=self.g.zone_name(dst))
+            self.log_move([c], src, dst)
         if self.g.triggers:
             self._fire(dst, [c])
+
+    def log_move(self, cards: list[int], src: int, dst: int) -> None:
+        g = self.g
+        self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:
         cards = self.zones[src]
@@ -635,8 +629,7 @@ class State:
         for c in cards:
             where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c] for c in cards], src=self.g.zone_name(src),
-                       dst=self.g.zone_name(dst))
+            self.log_move(cards, src, dst)
         if self.g.triggers:
             self._fire(dst, cards)
 
@@ -715,7 +708,7 @@ class State:
             zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
         spec = g.spec
         return {
-            "player": player, "current": self.cur, "turn": self.turn, "zones": zones,
+            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
             "global": dict(zip(spec.vars["global"], self.gvars)),
             "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
             "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,

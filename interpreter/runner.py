@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -64,10 +65,11 @@ class Stats:
     finished: int = 0
     stalled: int = 0
     errors: int = 0
-    turns: list[int] = field(default_factory=list)
+    turns: Counter = field(default_factory=Counter)  # a histogram: memory stays flat however many games
     decisions: int = 0
     wins: list[float] = field(default_factory=list)  # per seat, ties split
-    margins: list[int] = field(default_factory=list)
+    margin_sum: float = 0.0
+    margin_n: int = 0
     stalled_seeds: list[int] = field(default_factory=list)
     error_samples: list[tuple[int, str]] = field(default_factory=list)
     stall_reasons: dict[str, int] = field(default_factory=dict)
@@ -81,12 +83,13 @@ class Stats:
         self.decisions += decisions
         if status == Status.FINISHED:
             self.finished += 1
-            self.turns.append(turns)
+            self.turns[turns] += 1
             for w in winners:
                 self.wins[w] += 1 / len(winners)
             if scores and len(scores) > 1:
                 top = sorted(scores, reverse=True)
-                self.margins.append(top[0] - top[1])
+                self.margin_sum += top[0] - top[1]
+                self.margin_n += 1
         elif status == Status.STALLED:
             self.stalled += 1
             if len(self.stalled_seeds) < 10:
@@ -98,20 +101,28 @@ class Stats:
                 self.error_samples.append((seed, reason or "?"))
 
     def as_dict(self) -> dict:
-        t = sorted(self.turns)
+        values = sorted(self.turns)
+        n = sum(self.turns.values())
 
-        def pct(q: float) -> float:
-            if not t:
+        def pct(q: float) -> int:
+            if not n:
                 return 0
-            return t[min(len(t) - 1, max(0, math.ceil(q * len(t)) - 1))]
+            rank = min(n, max(1, math.ceil(q * n)))  # nearest-rank percentile over the histogram
+            seen = 0
+            for v in values:
+                seen += self.turns[v]
+                if seen >= rank:
+                    return v
+            return values[-1]
         finished = max(self.finished, 1)
+        total = sum(v * c for v, c in self.turns.items())
         return {
             "games": self.games, "finished": self.finished, "stalled": self.stalled, "errors": self.errors,
-            "turns": {"mean": round(sum(t) / len(t), 3) if t else 0, "p50": pct(0.5), "p95": pct(0.95),
-                      "max": t[-1] if t else 0},
+            "turns": {"mean": round(total / n, 3) if n else 0, "p50": pct(0.5), "p95": pct(0.95),
+                      "max": values[-1] if values else 0},
             "wins": [round(w / finished, 4) for w in (self.wins or [0.0] * self.players)],
             "decisions_per_game": round(self.decisions / max(self.games, 1), 2),
-            "margin": {"mean": round(sum(self.margins) / len(self.margins), 3) if self.margins else None},
+            "margin": {"mean": round(self.margin_sum / self.margin_n, 3) if self.margin_n else None},
             "stalled_seeds": self.stalled_seeds, "stall_reasons": self.stall_reasons,
             "error_samples": [{"seed": s, "reason": r} for s, r in self.error_samples],
             "seconds": round(self.seconds, 3),
@@ -154,7 +165,43 @@ def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, wo
     return results, hits
 
 
+class Backend:
+    """Where the games of a sweep run: this process, a process pool, or a Ray cluster."""
+
+    def __init__(self, kind: str = "local", address: str | None = None):
+        if kind not in ("local", "ray"):
+            raise ValueError(f"unknown backend '{kind}' (local or ray)")
+        self.kind, self.address = kind, address
+
+
+_backend = Backend()
+
+
+def use_backend(kind: str = "local", address: str | None = None) -> None:
+    """Run later sweeps on `kind` ("local": processes of this machine; "ray": a Ray cluster)."""
+    global _backend
+    _backend = Backend(kind, address)
+
+
+def _map_ray(tasks: list, address: str | None) -> Iterable:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    if not ray.is_initialized():
+        # An address joins a running cluster ("auto", "ray://host:10001"); none starts a local Ray.
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                 include_dashboard=False, configure_logging=False)
+    remote = ray.remote(_run_chunk)
+    futures = [remote.remote(t) for t in tasks]
+    for f in futures:  # in order: the same results as a local run
+        yield ray.get(f)
+
+
 def _map(tasks: list, workers: int) -> Iterable:
+    if _backend.kind == "ray":
+        yield from _map_ray(tasks, _backend.address)
+        return
     if workers <= 1:
         yield from map(_run_chunk, tasks)
         return

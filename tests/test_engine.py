@@ -74,8 +74,8 @@ SEMANTICS = [
     ("nested_for_each", "for each p in players:\n  for each q in players:\n    if p.seat < q.seat:\n      a += 1",
      {"a": 3}),
     ("repeat", "repeat 4:\n  a += 2", {"a": 8}),
-    ("repeat_counted_once", "let n = 0\nrepeat count(deck):\n  n += 1\n  move top(deck) to discard\na = n",
-     {"a": 10}),
+    ("repeat_counted_once", "let n = 0\nrepeat count(deck) // 2:\n  n += 1\n  move top(deck) to discard\na = n",
+     {"a": 5}),
     ("repeat_negative", "repeat 0 - 2:\n  a += 1", {"a": 0}),
     ("while", "while a < 5:\n  a += 2", {"a": 6}),
     ("while_doubling", "a = 1\nwhile a > 0 and a < 100:\n  a = a * 2", {"a": 128}),
@@ -199,6 +199,48 @@ def test_subset_labels_are_unique(tmp_path):
     assert len(set(labels)) == len(labels)
 
 
+def _give_action(choose: str, do: str) -> list[tuple[str, str]]:
+    """An action `give` offered once the player holds a card, with `choose:` parameters."""
+    return [("    actions: [draw, stop]\n", "    actions: [draw, stop, give]\n"),
+            ("actions:\n  draw:\n", "actions:\n  give:\n    when: count(me.hand) > 0\n    choose:\n" + _indent(choose, 6)
+             + "    do: |\n" + _indent(do, 6) + "  draw:\n")]
+
+
+def _take_give(st) -> list[str]:
+    """Draw until `give` is offered; return the labels of that decision, and take the last `give`."""
+    while True:
+        labels = st.decision().labels
+        gives = [i for i, label in enumerate(labels) if label.startswith("give")]
+        if gives:
+            st.apply(gives[-1])
+            return labels
+        st.apply(0)
+
+
+def test_action_parameters_from_lists_are_offered_as_combinations(tmp_path):
+    game = probe_game(tmp_path, "shuffle deck", _give_action("to: others\nn: range(1, 2)", "to.score += n"))
+    st = game.new_game(3, 5)
+    labels = _take_give(st)
+    assert [x for x in labels if x.startswith("give")] == ["give: P2, 1", "give: P2, 2", "give: P3, 1", "give: P3, 2"]
+    assert st.status is Status.RUNNING and st.pvars[0] == [0, 0, 2]
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param("me.hand", id="zone", marks=pytest.mark.xfail(
+        strict=True, reason="BUG: a `choose:` parameter drawn from a zone is given the zone id, not its cards "
+                            "(engine._turn uses c.expr, not c.coll): TypeError out of apply()")),
+    pytest.param("'[x in me.hand where true]'", id="filter", marks=pytest.mark.xfail(
+        strict=True, reason="BUG: a filter in a `choose:` parameter takes local slot 0, so the parameters land in "
+                            "the wrong slots (apply() puts them at 0..k-1): TypeError out of apply()")),
+])
+def test_action_parameter_of_cards(tmp_path, source):
+    game = probe_game(tmp_path, "shuffle deck", _give_action(f"c: {source}", "move c to discard\npot += 1"))
+    st = game.new_game(3, 5)
+    labels = _take_give(st)
+    assert "give: coin" in labels or "give: bomb" in labels
+    assert st.status is Status.RUNNING and gvars(st)["pot"] == 1 and len(st.zones[1]) == 1
+
+
 # ---- triggers, phases, the end --------------------------------------------------------------------------------
 def test_trigger_runs_once_per_card_entering_its_zone(tmp_path):
     game = probe_game(tmp_path, "move deck to discard", [(
@@ -252,7 +294,9 @@ def test_end_check_always_stops_at_the_next_decision(tmp_path):
 def test_winners_and_scores(tmp_path):
     game = probe_game(tmp_path, "for each p in players:\n  p.score = 5 - p.seat % 2\nshuffle deck")
     st = game.new_game(3, 1)
-    assert st.status is Status.FINISHED  # a score reached option.target at the first end of turn
+    while st.status is Status.RUNNING:
+        st.apply(0)  # draw until a bomb ends the turn: no score changes
+    assert st.status is Status.FINISHED and st.turn == 1  # scores had reached option.target
     r = st.result()
     assert st.scores() == [4, 5, 4] and r.winners == [1] and r.status == "finished"
 
@@ -263,8 +307,8 @@ def test_end_game_statement_finishes_at_once(tmp_path):
 
 
 def test_broken_invariant_is_an_error_when_checked(tmp_path):
-    game = probe_game(tmp_path, "pot = 1", [(NEVER_ENDS[0], NEVER_ENDS[1] + "invariants:\n  empty_pot:\n"
-                                                             "    check: pot == 0\n")])
+    game = probe_game(tmp_path, "pot = 1", [NEVER_ENDS, ("  score: score\n", "  score: score\ninvariants:\n"
+                                                                               "  empty_pot:\n    check: pot == 0\n")])
     assert game.new_game(3, 1).status is Status.RUNNING
     st = game.new_game(3, 1, check_invariants=True)
     assert st.status is Status.ERROR and "empty_pot" in st.reason
@@ -280,7 +324,8 @@ def test_nobody_can_act_is_a_stall_not_a_hang(tmp_path):
 
 def test_endless_game_stops_at_the_step_budget(tmp_path):
     # `stop` puts the hand back into the deck: the deck never empties and nobody scores
-    edits = [NEVER_ENDS, ("      move me.hand to discard\n      end turn", "      move me.hand to deck\n      end turn")]
+    edits = [NEVER_ENDS, ("      move me.hand to discard\n      end turn",
+                          "      move me.hand to deck\n      end turn")]
     game = probe_game(tmp_path, "shuffle deck", edits, budget=300)
     st = game.new_game(2, 1)
     steps = 0
@@ -321,10 +366,15 @@ def test_illegal_choice_names_the_reason(stun, bad):
     assert st.fingerprint() == before and st.choices == []
 
 
-def test_no_choice_after_the_end(stun):
-    st = stun.new_game(2, 3)
+def play_out(st, seed: int = 0):
+    rng = random.Random(seed)
     while st.status is Status.RUNNING:
-        st.apply(0)
+        st.apply(rng.randrange(len(st.decision().labels)))
+    return st
+
+
+def test_no_choice_after_the_end(stun):
+    st = play_out(stun.new_game(2, 3))
     assert st.status is Status.FINISHED and st.decision() is None
     with pytest.raises(IllegalChoice, match="over"):
         st.apply(0)
@@ -380,9 +430,7 @@ def test_resume_from_seed_and_choices(stun):
 
 
 def test_resume_with_too_many_choices(stun):
-    st = stun.new_game(2, 3)
-    while st.status is Status.RUNNING:
-        st.apply(0)
+    st = play_out(stun.new_game(2, 3))
     with pytest.raises(IllegalChoice):
         stun.resume(2, 3, st.choices + [0])
 
@@ -393,11 +441,9 @@ def test_clone_is_independent(stun):
     before = st.fingerprint()
     twin = st.clone()
     assert twin.fingerprint() == before
-    while twin.status is Status.RUNNING:
-        twin.apply(0)
+    play_out(twin, seed=4)
     assert st.fingerprint() == before
-    while st.status is Status.RUNNING:
-        st.apply(0)
+    play_out(st, seed=4)
     assert st.fingerprint() == twin.fingerprint()
 
 
@@ -406,7 +452,7 @@ def test_view_hides_hidden_zones(stun):
     for p in range(3):
         v = st.view(p)
         assert v["zones"]["draw"] == 51  # face down: only how many
-        assert v["zones"]["P1.pile"] == ["1-chip card"] or isinstance(v["zones"]["P1.pile"], list)
+        assert v["zones"][f"P{st.cur + 1}.pile"] == [st.g.card_label[c] for c in st.zones[2 + 2 * st.cur]]
         assert v["zones"]["discard"] == []
         assert v["global"] == {"supply": 25}
         assert (v["decision"] is not None) == (p == st.pplayer)
