@@ -477,9 +477,9 @@ def test_check_invariants_holds_over_whole_stun_games(stun):
 
 
 # ---- known bugs ---------------------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="BUG: a local bound in one branch only escapes as UnboundLocalError "
-                                       "(TypeError in the closure compiler) out of new_game()/apply() instead of "
-                                       "ending the game with status 'error'")
+@pytest.mark.xfail(strict=True, reason="BUG: a local bound in one branch only is None (or an unbound Python "
+                                       "local in generated code) when the branch is not taken: a TypeError escapes "
+                                       "from new_game()/apply() instead of ending the game with status 'error'")
 def test_python_errors_in_rule_code_end_the_game_as_errors(tmp_path):
     game = probe_game(tmp_path, "if a > 0:\n  let y = 1\nb = y + 1")
     st = game.new_game(3, 1)
