@@ -183,20 +183,29 @@ class Checker:
                 self.error("E414", f"ambiguity '{a.name}': default '{a.default}' is not one of its interpretations",
                            s.doc.span(("ambiguities", a.name, "default")),
                            hint=did_you_mean(a.default, a.interpretations))
+        for scope, kvs in s.keyed.items():
+            for kv in kvs.values():
+                if len({isinstance(k, int) for k in kv.keys}) > 1:
+                    self.error("E415", f"variable '{kv.name}': keys are all texts or all numbers",
+                               s.doc.span(("state", scope, kv.name, "keys")))
         for scope, vs in s.vars.items():
             for v in vs.values():
+                if v.key is not None and v.key != s.keyed[scope][v.name.split("[")[0]].keys[0]:
+                    continue  # the keys of one keyed variable share one declaration
+                name = v.name.split("[")[0]
                 if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
                         or v.type == "bool" and not isinstance(v.start, bool)):
-                    self.error("E415", f"variable '{v.name}' is {v.type} but starts at {v.start!r}",
-                               s.doc.span(("state", scope, v.name, "start")))
+                    self.error("E415", f"variable '{name}' is {v.type} but starts at {v.start!r}",
+                               s.doc.span(("state", scope, name, "start")))
                 if v.min is not None and v.max is not None and v.min > v.max:
-                    self.error("E415", f"variable '{v.name}': min is more than max", v.span)
+                    self.error("E415", f"variable '{name}': min is more than max", v.span)
                 if isinstance(v.start, int) and not isinstance(v.start, bool) and (
                         v.min is not None and v.start < v.min or v.max is not None and v.start > v.max):
-                    self.error("E415", f"variable '{v.name}' starts outside its bounds",
-                               s.doc.span(("state", scope, v.name, "start")))
+                    self.error("E415", f"variable '{name}' starts outside its bounds",
+                               s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
-        for kind, table in (("zone", s.zones), ("global variable", s.vars["global"]), ("procedure", s.procedures),
+        for kind, table in (("zone", s.zones), ("global variable", {**s.vars["global"], **s.keyed["global"]}),
+                            ("procedure", s.procedures),
                             ("function", s.functions)):
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
@@ -214,9 +223,9 @@ class Checker:
                 if a not in s.actions:
                     self.error("E409", f"unknown action '{a}'", span,
                                hint=did_you_mean(a, s.actions) or "declare it under `actions:`")
-        if s.score is not None and s.score not in s.vars["player"]:
+        if s.score is not None and (s.score not in s.vars["player"] or "[" in s.score):
             self.error("E417", f"end.score must be a player variable, '{s.score}' is not",
-                       s.doc.span(("end", "score")), hint=did_you_mean(s.score, s.vars["player"]))
+                       s.doc.span(("end", "score")), hint=did_you_mean(s.score, self.var_names("player")))
         for tr in s.triggers.values():
             if tr.zone not in s.zones:
                 self.error("E418", f"trigger '{tr.name}' watches unknown zone '{tr.zone}'",
@@ -265,17 +274,19 @@ class Checker:
         sc = _Scope(a.do, True, True)
         if a.when and a.when.ast is not None:
             self.expect_type(a.when, self.expr(a.when.ast, a.when, _Scope(a.when, False, False)), T.BOOL, a.when.ast)
-        for pname, pcode in a.params.items():
-            if pcode.ast is None:
-                continue
-            psc = sc
-            psc.code = pcode
-            ty = self.expr(pcode.ast, pcode, psc)
-            if ty not in COLLECTIONS and ty is not T.ANY:
-                self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
-                           pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
-                ty = T.ANY
-            sc.bind(pname, ELEMENT.get(ty, T.ANY))
+        # The engine passes the chosen parameters in slots 0..k-1, so they are
+        # reserved before any parameter's expression (a filter) takes a slot.
+        sc.n = len(a.params)
+        for k, (pname, pcode) in enumerate(a.params.items()):
+            ty = T.ANY
+            if pcode.ast is not None:
+                sc.code = pcode
+                ty = self.expr(pcode.ast, pcode, sc)
+                if ty not in COLLECTIONS and ty is not T.ANY:
+                    self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
+                               pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
+                    ty = T.ANY
+            sc.frames[-1][pname] = (k, ELEMENT.get(ty, T.ANY))
         sc.code = a.do
         self.stmts(a.do, sc, a.do.ast)
         n = sc.n
@@ -336,13 +347,18 @@ class Checker:
 
     def _global_name(self, name: str) -> bool:
         s = self.spec
-        return name in s.vars["global"] or name in self.szones
+        return name in s.vars["global"] or name in s.keyed["global"] or name in self.szones
+
+    def var_names(self, scope: str) -> list[str]:
+        """Variable names as written in rules (a keyed variable once, without its keys)."""
+        return [n for n in self.spec.vars[scope] if "[" not in n] + list(self.spec.keyed[scope])
 
     def s_Assign(self, code, sc, st: N.Assign) -> None:
         t = st.target
         tt = self.expr(t, code, sc)
         ref = getattr(t, "ref", None)
-        if isinstance(t, N.Index) or ref is None or ref[0] not in ("local", "gvar", "pvar", "tvar"):
+        keyed = isinstance(t, N.Index) and ref is not None and ref[0] == "keyed"
+        if not keyed and (isinstance(t, N.Index) or ref is None or ref[0] not in ("local", "gvar", "pvar", "tvar")):
             if tt is not T.ANY:
                 self.error("E424", "only variables can be assigned", code, t.pos,
                            hint="assign a local, a global, a player or a turn variable")
@@ -526,17 +542,19 @@ class Checker:
         if e.id in NAMESPACES:
             self.error("E401", f"'{e.id}' needs a field: {NAMESPACES[e.id]}", code, e.pos)
             return T.ANY
-        if e.id in self.pzones or e.id in s.vars["player"]:
+        if e.id in s.keyed["global"]:
+            return self._needs_key(code, e, s.keyed["global"][e.id], e.id)
+        if e.id in self.pzones or e.id in s.vars["player"] or e.id in s.keyed["player"]:
             self.error("E401", f"'{e.id}' belongs to each player; say whose", code, e.pos,
                        hint=f"write `me.{e.id}` or `p.{e.id}`")
             return T.ANY
-        if e.id in s.vars["turn"]:
+        if e.id in s.vars["turn"] or e.id in s.keyed["turn"]:
             self.error("E401", f"'{e.id}' is a turn variable", code, e.pos, hint=f"write `turn.{e.id}`")
             return T.ANY
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
-        cands = sc.names() + list(SPECIAL_NAMES) + list(s.vars["global"]) + list(self.szones)
+        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones)
         hint = did_you_mean(e.id, cands)
         if hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
@@ -562,8 +580,10 @@ class Checker:
                 e.ref = ("reading", e.name)
                 return T.STR
             v = s.vars["turn"].get(e.name)
+            if e.name in s.keyed["turn"]:
+                return self._needs_key(code, e, s.keyed["turn"][e.name], f"turn.{e.name}")
             if v is None:
-                return self._unknown(code, e, "turn variable", s.vars["turn"])
+                return self._unknown(code, e, "turn variable", self.var_names("turn"))
             e.ref = ("tvar", v.index)
             return T.INT if v.type == "int" else T.BOOL
         ot = self.expr(e.obj, code, sc)
@@ -572,13 +592,15 @@ class Checker:
                 v = s.vars["player"][e.name]
                 e.ref = ("pvar", v.index)
                 return T.INT if v.type == "int" else T.BOOL
+            if e.name in s.keyed["player"]:
+                return self._needs_key(code, e, s.keyed["player"][e.name], f"p.{e.name}")
             if e.name in self.pzones:
                 e.ref = ("pzone", self.pzones[e.name].index)
                 return T.ZONE
             if e.name == "seat":
                 e.ref = ("seat",)
                 return T.INT
-            return self._unknown(code, e, "player variable or zone", list(s.vars["player"]) + list(self.pzones) + ["seat"])
+            return self._unknown(code, e, "player variable or zone", self.var_names("player") + list(self.pzones) + ["seat"])
         if ot is T.CARD:
             if e.name in self.prop_types:
                 e.ref = ("prop", e.name)
@@ -598,7 +620,46 @@ class Checker:
                    hint=did_you_mean(e.name, names) or (f"known: {', '.join(names)}" if names else f"no {what} is declared"))
         return T.ANY
 
+    def _needs_key(self, code, e: N.Expr, kv, written: str) -> T:
+        key = kv.keys[0]
+        shown = f'"{key}"' if isinstance(key, str) else str(key)
+        self.error("E436", f"'{kv.name}' holds one value per key; say which", code, e.pos,
+                   hint=f"write `{written}[{shown}]` (keys: {', '.join(map(str, kv.keys))})")
+        return T.ANY
+
+    def _keyed(self, obj: N.Expr, code, sc):
+        """The keyed variable `obj` names (as `x`, `turn.x` or `p.x`) and its owner expression, if any."""
+        s = self.spec
+        if isinstance(obj, N.Name):
+            if sc.lookup(obj.id) is None and obj.id in s.keyed["global"]:
+                obj.ty = T.ANY
+                return s.keyed["global"][obj.id], None
+            return None, None
+        if not isinstance(obj, N.Attr):
+            return None, None
+        if isinstance(obj.obj, N.Name) and obj.obj.id in NAMESPACES and sc.lookup(obj.obj.id) is None:
+            if obj.obj.id == "turn" and obj.name in s.keyed["turn"]:
+                obj.ty = obj.obj.ty = T.ANY
+                return s.keyed["turn"][obj.name], None
+            return None, None
+        if obj.name in s.keyed["player"]:
+            ot = self.expr(obj.obj, code, sc)
+            if ot in (T.PLAYER, T.ANY):
+                obj.ty = T.ANY
+                return s.keyed["player"][obj.name], obj.obj
+        return None, None
+
     def e_Index(self, e: N.Index, code, sc) -> T:
+        kv, _owner = self._keyed(e.obj, code, sc)
+        if kv is not None:
+            want = T.INT if isinstance(kv.keys[0], int) else T.STR
+            self.expect_type(code, self.expr(e.key, code, sc), want, e.key, f"a key of '{kv.name}'")
+            if isinstance(e.key, (N.Str, N.Int)) and e.key.value not in kv.keys:
+                keys = [str(k) for k in kv.keys]
+                self.error("E405", f"'{e.key.value}' is not a key of '{kv.name}'", code, e.key.pos,
+                           hint=did_you_mean(str(e.key.value), keys) or f"keys: {', '.join(keys)}")
+            e.ref = ("keyed", kv.scope, kv.name)
+            return T.INT if kv.type == "int" else T.BOOL
         ot = self.expr(e.obj, code, sc)
         self.expect_type(code, self.expr(e.key, code, sc), T.INT, e.key, "a position")
         if ot not in COLLECTIONS:
@@ -663,7 +724,8 @@ class Checker:
             v = self.spec.vars["player"].get(a.id)
             if v is None or v.type != "int":
                 self.error("E434", f"'{a.id}' is not a number variable of players", code, a.pos,
-                           hint=did_you_mean(a.id, [n for n, v in self.spec.vars["player"].items() if v.type == "int"]))
+                           hint=did_you_mean(a.id, [n for n, v in self.spec.vars["player"].items()
+                                                        if v.type == "int" and "[" not in n]))
                 return T.ANY
             a.ref = ("pvar", v.index)
         elif coll is not T.ANY:

@@ -40,7 +40,7 @@ class PyGen:
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "Frame": comp.frame_class,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_key": _key, "Frame": comp.frame_class,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -117,18 +117,23 @@ class PyGen:
         m = getattr(self, "x_" + type(e).__name__, None)
         src = m(e) if m else None
         if src is None:  # not handled here: call the closure version
-            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals()})"
+            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals(e)})"
         return src
 
-    def _frame_locals(self) -> str:
-        """`L` as the closure version expects it, with Python-local bindings put back."""
+    def _frame_locals(self, e: N.Expr | None = None) -> str:
+        """`L` as the closure version expects it, with Python-local bindings put back.
+
+        It is long enough for the slots the closure itself writes (a filter's
+        element), also where the generated code has no list (`L = None` in a
+        function)."""
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        if not mapped:
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, N.Filter)), default=-1) if e is not None else 0
+        if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
-        return f"_L(L, ({pairs},))"
+        return f"_L(L, ({pairs}{',' if pairs else ''}), {int(need)})"
 
     def coll(self, e: N.Expr) -> str:
         src = self.expr(e)
@@ -172,10 +177,33 @@ class PyGen:
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
         return None
 
+    def x_Index(self, e: N.Index) -> str | None:
+        if e.ref is None:
+            return None  # a position in a list: the closure version checks its bounds
+        row, slot = self._keyed(e)
+        return f"{row}[{slot}]"
+
+    def _keyed(self, e: N.Index) -> tuple[str, str]:
+        """`x[key]` of a keyed variable as (its row, the index in that row)."""
+        scope = e.ref[1]
+        kv, table = self.comp.key_slots(e)
+        k = self.comp.const(e.key)
+        if k is not _nc() and k in table:
+            slot = str(int(table[k]))
+        else:
+            slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
+        if scope == "player":
+            return f"st.pvars[{slot}]", self.expr(e.obj.obj)
+        return ("st.gvars" if scope == "global" else "st.tvars"), slot
+
+    def args(self, args: list, params: dict[str, str]) -> list[str]:
+        """Arguments of a function or procedure; a zone given for a `cards` parameter is its cards."""
+        return [self.coll(a) if kind == "cards" else self.expr(a) for a, kind in zip(args, params.values())]
+
     def x_Call(self, e: N.Call) -> str | None:
         kind, name = e.ref
         if kind == "func":
-            args = [self.expr(a) for a in e.args]
+            args = self.args(e.args, self.comp.spec.functions[name].params)
             if name not in self._inlining and all(_SIMPLE.match(x) for x in args):
                 # Inline the function's expression, its parameters bound to the (side-effect free) arguments.
                 f = self.comp.spec.functions[name]
@@ -243,6 +271,8 @@ class PyGen:
         for p in e.parts:
             if isinstance(p, str):
                 parts.append(self.k(p))
+            elif p.ty is T.ZONE:  # a zone is shown as the cards in it
+                parts.append(f"st.g.show({self.coll(p)}, {self.k(T.CARDS)})")
             else:
                 parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
@@ -321,6 +351,8 @@ class PyGen:
         t = s.target
         kind = t.ref[0]
         val = self.expr(s.value)
+        if kind == "keyed":
+            return self._assign_keyed(s, val)
         if kind == "local":
             target = self.local(t.ref[1])
             op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
@@ -347,13 +379,30 @@ class PyGen:
             lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
+    def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
+        row, key = self._keyed(s.target)
+        kv, table = self.comp.key_slots(s.target)
+        vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
+        r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
+        new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
+        lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
+        tests = []
+        if vd.min is not None:
+            tests.append(f"{v} < {int(vd.min)}")
+        if vd.max is not None:
+            tests.append(f"{v} > {int(vd.max)}")
+        if tests:
+            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        return lines + [f"{r}[{kk}] = {v}"]
+
     def s_CallStmt(self, s: N.CallStmt) -> list[str]:
         name = s.call.func
+        params = self.comp.spec.procedures[name].params
         if name not in self._inlining:
-            return self.inline_procedure(name, [self.expr(a) for a in s.call.args])
+            return self.inline_procedure(name, self.args(s.call.args, params))
         fn = self.procedure(name)
         n = self.comp.spec.procedures[name].do.n_locals
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, params)
         pad = n - len(args)
         lst = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
         return [f"{fn}(st, {lst})"]
@@ -363,6 +412,8 @@ class PyGen:
         pr = self.comp.spec.procedures[name]
         names = {i: self.fresh("p") for i in range(max(pr.do.n_locals, len(args)))}
         lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
+        # A closure fallback reads every named local (`_L`), so none may be unbound there.
+        lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
         self._inlining.add(name)
         self.local_names.append(names)
         self.codes.append(pr.do)
@@ -599,7 +650,7 @@ class PyGen:
 
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
         self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))  # call",
                                  "st.tick()"])
@@ -723,9 +774,16 @@ def _top(st, z: int) -> int:
     return cards[-1]
 
 
-def _L(L: list | None, pairs: tuple) -> list:
+def _key(table: dict, k: Any, name: str) -> int:
+    """The variable slot of one key of a keyed variable (a rule error for a key it does not have)."""
+    if k not in table:
+        raise RuleError(f"'{k}' is not a key of '{name}' (keys: {', '.join(map(str, table))})")
+    return table[k]
+
+
+def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
     out = list(L) if L is not None else []
-    need = max(k for k, _ in pairs) + 1
+    need = max([need] + [k + 1 for k, _ in pairs])
     if len(out) < need:
         out.extend([None] * (need - len(out)))
     for k, v in pairs:

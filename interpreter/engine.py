@@ -142,7 +142,7 @@ class Game:
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
                     prog = c.program(f"action {name}", a.do)
-                params = [c.expr(p.ast) for p in a.params.values()]
+                params = [c.coll(p.ast) for p in a.params.values()]  # a zone: its cards
                 when = c.condition(a.when)
                 actions.append((name, a.label, when, params, prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)

@@ -77,8 +77,10 @@ class _AstCache:
     def _load(self) -> dict:
         if self.entries is None:
             self.entries = {}
-            with open(GRAMMAR, encoding="utf-8") as fh, open(__file__, encoding="utf-8") as me:
-                self.path = _cache_file(fh.read() + me.read()).replace(".lark-cache", ".asts")
+            # Keyed by the node classes too: a pickled tree of other classes would unpickle broken.
+            with open(GRAMMAR, encoding="utf-8") as fh, open(__file__, encoding="utf-8") as me, \
+                    open(N.__file__, encoding="utf-8") as nodes:
+                self.path = _cache_file(fh.read() + me.read() + nodes.read()).replace(".lark-cache", ".asts")
             try:
                 with open(self.path, "rb") as fh:
                     data = pickle.load(fh)
