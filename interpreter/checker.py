@@ -287,6 +287,7 @@ class Checker:
                                pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
                     ty = T.ANY
             sc.frames[-1][pname] = (k, ELEMENT.get(ty, T.ANY))
+            sc.bound.add(k)
         sc.code = a.do
         self.stmts(a.do, sc, a.do.ast)
         n = sc.n

@@ -230,9 +230,14 @@ def test_action_parameters_from_lists_are_offered_as_combinations(tmp_path):
 def test_action_parameter_of_cards(tmp_path, source):
     game = probe_game(tmp_path, "shuffle deck", _give_action(f"c: {source}", "move c to discard\npot += 1"))
     st = game.new_game(3, 5)
-    labels = _take_give(st)
-    assert "give: coin" in labels or "give: bomb" in labels
-    assert st.status is Status.RUNNING and gvars(st)["pot"] == 1 and len(st.zones[1]) == 1
+    while not any(lab.startswith("give") for lab in st.decision().labels):
+        st.apply(0)
+    labels = st.decision().labels
+    hand, discard = list(st.zones[game.S + st.cur * game.P]), len(st.zones[1])
+    assert len([lab for lab in labels if lab.startswith("give")]) == len(hand)  # one option per card held
+    st.apply([i for i, lab in enumerate(labels) if lab.startswith("give")][-1])
+    assert st.status is Status.RUNNING and gvars(st)["pot"] == 1
+    assert len(st.zones[1]) == discard + 1  # the chosen card, not the zone's number, was moved
 
 
 # ---- triggers, phases, the end --------------------------------------------------------------------------------
