@@ -118,10 +118,23 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
             if merged:
-                import yaml
-                out.print(yaml.safe_dump(spec.doc.data, sort_keys=False, allow_unicode=True), markup=False)
+                out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:
         sys.exit(1)
+
+
+def _dump_yaml(data: Any) -> str:
+    """YAML as a person writes it: rule text as `|` blocks, keys in the spec's order."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value: str):
+        style = "|" if "\n" in value and all(not ln.endswith(" ") for ln in value.split("\n")) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    Dumper.add_representer(str, text)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 @cli.command()
