@@ -97,7 +97,7 @@ def test_append_and_prepend_join_rule_text_with_positions_in_both_files(tmp_path
     last = text.locate(text.value.index("say"), text.value.index("say") + 3)
     assert (last.path, last.line, last.col) == (path, 4, 5)
     pre = doc.text(("actions", "take", "do")).locate(0, 3)
-    assert (pre.path, pre.line, pre.col) == (path, 6, 22)
+    assert (pre.path, pre.line, pre.col) == (path, 6, 21)
 
 
 def test_a_variant_of_a_variant(tmp_path):
