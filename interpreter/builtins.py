@@ -123,6 +123,35 @@ def _first(a, t, p):
     return first
 
 
+def _last(a, t, p):
+    coll = _cards(a[0], t[0])
+
+    def last(st, L):
+        items = coll(st, L)
+        if not items:
+            raise RuleError("last of an empty list")
+        return items[-1]
+    return last
+
+
+def _after(a, t, p):
+    coll, x = _cards(a[0], t[0]), a[1]
+
+    def after(st, L):
+        items = coll(st, L)
+        v = x(st, L)
+        for i, y in enumerate(items):
+            if y == v:
+                return list(items[i + 1:])
+        return []
+    return after
+
+
+def _take(a, t, p):
+    coll, n = _cards(a[0], t[0]), a[1]
+    return lambda st, L: list(coll(st, L)[:max(0, n(st, L))])
+
+
 def _seat(a, t, p):
     f = a[0]
 
@@ -203,6 +232,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "bottom(draw)", _bottom),
     Builtin("first", (COLL,), _elem, "The first element of a list, or the bottom card of a zone.",
             "first(players)", _first),
+    Builtin("last", (COLL,), _elem, "The last element of a list, or the top card of a zone (an error if it is empty).",
+            "last([c in me.flight where c.kind != \"stunt\"])", _last),
+    Builtin("after", (COLL, T.ANY), _same,
+            "The elements that come after one element of a list; in a zone, the cards put on it later "
+            "(nothing when the element is not there).", "count(after(me.flight, stunt))", _after),
+    Builtin("take", (COLL, T.INT), _same, "The first n elements of a list, or the n bottom cards of a zone "
+            "(all of them when there are fewer).", "take(after(me.flight, stunt), 4)", _take),
     Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
     Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player to the left (the next seat).", "next(me)", _next),
     Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),

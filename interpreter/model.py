@@ -110,6 +110,7 @@ class TurnDef:
 class Phase:
     name: str
     repeat: int
+    while_: Code | None  # checked before each repetition; the phase stops early when it fails
     start: Code | None
     until: Code | None
     end: Code | None
@@ -153,6 +154,14 @@ class Example:
 
 
 @dataclass(slots=True)
+class Measure:
+    name: str
+    label: str
+    value: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
 class Spec:
     doc: Document
     name: str
@@ -183,6 +192,7 @@ class Spec:
     invariants: dict[str, Code]
     examples: dict[str, Example]
     rulebook: dict[str, Any] = field(default_factory=dict)
+    measures: dict[str, Measure] = field(default_factory=dict)
 
 
 class _Builder:
@@ -231,8 +241,9 @@ class _Builder:
         cards: dict[str, CardType] = {}
         next_id = 0
         comps = d["components"]
+        defaults = dict(comps.get("defaults") or {})
         for name, c in comps["cards"].items():
-            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], dict(c.get("props", {})),
+            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
                                    next_id, self.span("components", "cards", name, key=True))
             next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
@@ -274,7 +285,8 @@ class _Builder:
         phases = []
         for i, ph in enumerate(flow.get("phases") or []):
             p = ("flow", "phases", i)
-            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("start",), "block"),
+            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("while",), "condition"),
+                                self.code(p + ("start",), "block"),
                                 self.code(p + ("until",), "condition"), self.code(p + ("end",), "block"),
                                 self.turn(p + ("turn",)) if "turn" in ph else turn, self.span(*p)))
         first = flow.get("first", "random")
@@ -299,6 +311,9 @@ class _Builder:
             invariants={name: self.code(("invariants", name, "check"), "condition")
                         for name in (d.get("invariants") or {})},
             examples=examples, rulebook=dict(game.get("rulebook") or {}),
+            measures={name: Measure(name, m.get("label", name), self.code(("measures", name, "value"), "condition"),
+                                    self.span("measures", name, key=True))
+                      for name, m in (d.get("measures") or {}).items()},
         )
         if self.errors:
             raise SpecError(self.errors)

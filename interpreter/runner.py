@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable
 
 from .agents import AGENTS, ScriptedAgent
 from .engine import DEFAULT_BUDGET, Game, Result, Status
+from .measures import measure
 from .seeds import game_seed
 
 
@@ -47,8 +48,9 @@ def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = No
     return st
 
 
-def _summary(r: Result) -> tuple:
-    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed)
+def _summary(r: Result, measures: tuple = ()) -> tuple:
+    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed,
+            measures)
 
 
 @dataclass(slots=True)
@@ -67,9 +69,14 @@ class Stats:
     error_samples: list[tuple[int, str]] = field(default_factory=list)
     stall_reasons: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    measure_names: list[str] = field(default_factory=list)  # the spec's measures, in order
+    measure_labels: list[str] = field(default_factory=list)
+    measure_sums: list[float] = field(default_factory=list)  # over finished games
+    measure_min: list[float] = field(default_factory=list)
+    measure_max: list[float] = field(default_factory=list)
 
     def add(self, s: tuple) -> None:
-        status, winners, turns, decisions, scores, reason, seed = s
+        status, winners, turns, decisions, scores, reason, seed, measures = s
         if not self.wins:
             self.wins = [0.0] * self.players
         self.games += 1
@@ -82,6 +89,15 @@ class Stats:
             if scores and len(scores) > 1:
                 top = sorted(scores, reverse=True)
                 self.margins.append(top[0] - top[1])
+            if measures:
+                if not self.measure_sums:
+                    self.measure_sums = [0.0] * len(measures)
+                    self.measure_min = list(measures)
+                    self.measure_max = list(measures)
+                for i, v in enumerate(measures):
+                    self.measure_sums[i] += v
+                    self.measure_min[i] = min(self.measure_min[i], v)
+                    self.measure_max[i] = max(self.measure_max[i], v)
         elif status == Status.STALLED:
             self.stalled += 1
             if len(self.stalled_seeds) < 10:
@@ -109,6 +125,11 @@ class Stats:
             "margin": {"mean": round(sum(self.margins) / len(self.margins), 3) if self.margins else None},
             "stalled_seeds": self.stalled_seeds, "stall_reasons": self.stall_reasons,
             "error_samples": [{"seed": s, "reason": r} for s, r in self.error_samples],
+            "measures": {n: {"label": lab,
+                             "mean": round(self.measure_sums[i] / self.finished, 4) if self.measure_sums else None,
+                             "min": self.measure_min[i] if self.measure_sums else None,
+                             "max": self.measure_max[i] if self.measure_sums else None}
+                         for i, (n, lab) in enumerate(zip(self.measure_names, self.measure_labels))},
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
         }
@@ -126,7 +147,8 @@ def _run_chunk(args: tuple) -> list[tuple]:
     out = []
     for i in range(start, stop):
         seed = game_seed(master, i)
-        out.append(_summary(play(game, players, seed, gs.agents).result()))
+        st = play(game, players, seed, gs.agents)
+        out.append(_summary(st.result(), measure(game, st) if st.status is Status.FINISHED else ()))
     return out
 
 
@@ -134,6 +156,9 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
           progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
     """Play `games` games; results are independent of `workers`."""
     stats = Stats(players)
+    spec = (game or gs.load()).spec
+    stats.measure_names = list(spec.measures)
+    stats.measure_labels = [m.label for m in spec.measures.values()]
     t0 = time.perf_counter()
     chunk = max(1, min(250, games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
