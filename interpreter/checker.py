@@ -265,17 +265,19 @@ class Checker:
         sc = _Scope(a.do, True, True)
         if a.when and a.when.ast is not None:
             self.expect_type(a.when, self.expr(a.when.ast, a.when, _Scope(a.when, False, False)), T.BOOL, a.when.ast)
-        for pname, pcode in a.params.items():
-            if pcode.ast is None:
-                continue
-            psc = sc
-            psc.code = pcode
-            ty = self.expr(pcode.ast, pcode, psc)
-            if ty not in COLLECTIONS and ty is not T.ANY:
-                self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
-                           pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
-                ty = T.ANY
-            sc.bind(pname, ELEMENT.get(ty, T.ANY))
+        # The engine passes the chosen values in the first slots, so they are reserved
+        # before the lists they come from are checked (a `[c in ... where ...]` takes a slot too).
+        sc.n = len(a.params)
+        for slot, (pname, pcode) in enumerate(a.params.items()):
+            ty = T.ANY
+            if pcode.ast is not None:
+                sc.code = pcode
+                ty = self.expr(pcode.ast, pcode, sc)
+                if ty not in COLLECTIONS and ty is not T.ANY:
+                    self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
+                               pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
+                    ty = T.ANY
+            sc.frames[-1][pname] = (slot, ELEMENT.get(ty, T.ANY))
         sc.code = a.do
         self.stmts(a.do, sc, a.do.ast)
         n = sc.n
