@@ -265,11 +265,11 @@ def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers
         click.echo(json.dumps(d, sort_keys=False))
         return
     cols = d["specs"]
-    t = Table(title=f"{games} games per spec, {players} players, seed {seed} (the same game seeds for every spec)",
-              title_justify="left")
+    t = Table(title=f"{games} games per spec, {players} players, seed {seed}: the same game seeds for every spec; "
+                    f"measures are means per finished game", title_justify="left")
     t.add_column("measure")
     for k, c in enumerate(cols):
-        t.add_column(f"{chr(65 + k)}: {c['game']}", justify="right")
+        t.add_column(chr(65 + k), justify="right")
     for k in range(1, len(cols)):
         t.add_column(f"{chr(65 + k)} - A", justify="right")
     for r in d["rows"]:
@@ -280,7 +280,7 @@ def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers
     for k, c in enumerate(cols):
         given = {**opts, **reads}
         settings = ", ".join(f"{n}={v}" for n, v in {**c["options"], **c["readings"]}.items() if n in given)
-        out.print(f"{chr(65 + k)} = {c['spec']}" + (f" ({settings})" if settings else ""), markup=False)
+        out.print(f"{chr(65 + k)} = {c['spec']}: {c['game']}" + (f" ({settings})" if settings else ""), markup=False)
     for c in cols:
         if c["stalled_seeds"]:
             out.print(f"{c['spec']}: stalled games (a finding about the rules), e.g. seed {c['stalled_seeds'][0]}",

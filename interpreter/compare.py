@@ -80,7 +80,7 @@ def rows(columns: list[dict]) -> list[Row]:
         for n, m in c["measures"].items():
             names.setdefault(n, m["label"])
     for n, label in names.items():
-        out.append(Row(f"{label} (mean)", [c["measures"][n]["mean"] if n in c["measures"] else None
+        out.append(Row(label, [c["measures"][n]["mean"] if n in c["measures"] else None
                                            for c in columns], "num"))
     return out
 

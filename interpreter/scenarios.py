@@ -151,7 +151,11 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:
             f = comp.condition(code)
-            if not f(st, [None] * max(code.n_locals, 1)):
+            try:
+                holds = f(st, [None] * max(code.n_locals, 1))
+            except RuleError as exc:
+                return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
+            if not holds:
                 return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}", ex.rule)
         return Outcome(ex.name, True, "ok", ex.rule)
     except (ExampleError, SetupError) as exc:

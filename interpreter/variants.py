@@ -25,8 +25,9 @@ A PATH is the keys from the top of the spec joined by dots
 position from 0 (`flow.phases.year.end`). Every PATH must exist in the base
 (E110, with a did-you-mean among the keys there), each PATH may be changed
 only once (E111), and set/replace take the kind of value they expect
-(E112). The order of the file does not matter: additions first, then set,
-replace, append, prepend, and remove last.
+(E112). The order of the file does not matter: `remove:` first (so a
+removed entry may be written anew as an addition), then additions, then
+set, replace, append, prepend.
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class _Merge:
         self.joins = {k: list(v) for k, v in base.joins.items()}
         self.errors: list[Diagnostic] = []
         self.touched: dict[Path, Span | None] = {}
+        self.removed: dict[tuple[Path, str], Span | None] = {}  # (parent, key or item name) -> where
 
     # -- reporting -----------------------------------------------------------
     def error(self, code: str, msg: str, at: Path, hint: str | None = None, note: str | None = None,
@@ -113,6 +115,11 @@ class _Merge:
         node: Any = self.data
         path: Path = ()
         for seg in dotted.split("."):
+            gone = self.removed.get((path, seg))
+            if gone is not None or (path, seg) in self.removed:
+                self.error("E111", f"'{_show(path + (seg,))}' is removed by this variant", at,
+                           note=f"removed at line {gone.line}" if gone else None)
+                return None
             if isinstance(node, dict):
                 key = seg if seg in node else next((k for k in node if str(k) == seg), None)
                 if key is None:
@@ -260,10 +267,14 @@ class _Merge:
         for dotted, at in zip(items, ats):
             path = self.resolve(dotted, at)
             if path is not None and self.claim(path, at):
-                found.append(path)
+                found.append((path, at))
         # Deepest and last list items first, so earlier positions stay valid.
-        for path in sorted(found, key=lambda p: (len(p), p[-1] if isinstance(p[-1], int) else -1), reverse=True):
+        for path, at in sorted(found, key=lambda pa: (len(pa[0]), pa[0][-1] if isinstance(pa[0][-1], int) else -1),
+                               reverse=True):
             parent = self.get(path[:-1])
+            item = parent[path[-1]]
+            name = item.get("name") if isinstance(parent, list) and isinstance(item, dict) else path[-1]
+            self.removed[(path[:-1], str(name))] = self.var.span(at, key=True)
             self._drop(path)
             if isinstance(parent, list):
                 del parent[path[-1]]
@@ -273,17 +284,15 @@ class _Merge:
 
     def run(self) -> Document:
         v = self.var.data
+        self.remove()
         for k, value in v.items():
             if k in VERBS or k in IGNORED:
                 continue
-            if not isinstance(self.data, dict):
-                break
             self.add((k,), value, self.data, (k,))
         self.set_()
         self.replace()
         self.join("append")
         self.join("prepend")
-        self.remove()
         if self.errors:
             raise SpecError(self.errors)
         if self.var.where.get(()):
