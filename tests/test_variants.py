@@ -134,3 +134,27 @@ def test_shipped_short_stun_is_stun_with_three_chips():
     assert full.options["win_chips"].default == 5
     assert list(short.procedures) == list(full.procedures)
     assert short.procedures["flip"].do.span.path == "games/stun.yaml"
+
+
+def test_check_merged_prints_the_result_as_yaml():
+    import yaml
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+    r = CliRunner().invoke(cli, ["check", "--merged", "games/stun-short.yaml"])
+    assert r.exit_code == 0, r.output
+    head, _, body = r.output.partition("\n")
+    assert head.startswith("games/stun-short.yaml: ok")
+    data = yaml.safe_load(body)
+    assert data["options"]["win_chips"]["default"] == 3
+    assert "extends" not in data and "set" not in data
+    assert "do: |" in body  # rule text stays readable
+
+
+def test_the_expansion_merges_into_one_spec():
+    from click.testing import CliRunner
+
+    from interpreter.cli import cli
+    r = CliRunner().invoke(cli, ["check", "--merged", "games/first-in-flight-stunt-pack.yaml"])
+    assert r.exit_code == 0, r.output
+    assert "horse_race:" in r.output and "move me.won_stunts to flipped" in r.output
