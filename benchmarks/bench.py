@@ -109,24 +109,24 @@ def _run_hand(bench: Benchmark, players: int, seeds: list[int]) -> tuple[float, 
     play = bench.baseline
     options, readings = bench.options, bench.readings
     results = []
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in seeds:
         r = play(players, seed, **options, readings=readings)
         winners = () if r["winner"] is None else (r["winner"],)
         results.append((r["status"], winners, r["turns"], r["decisions"]))
-    return time.perf_counter() - start, results
+    return time.process_time() - start, results
 
 
 def _run_interp(
     play_random: Callable, game: Any, players: int, seeds: list[int]
 ) -> tuple[float, list[tuple]]:
     results = []
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in seeds:
         r = play_random(game, players=players, seed=seed)
         status = getattr(r.status, "value", r.status)  # a StrEnum or a plain str
         results.append((status, tuple(r.winners), r.turns, r.decisions))
-    return time.perf_counter() - start, results
+    return time.process_time() - start, results
 
 
 def _record(side: Side, seconds: float, results: list[tuple]) -> None:

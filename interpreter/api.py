@@ -64,17 +64,13 @@ def _stamps(paths) -> tuple:
 
 
 def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-              budget: int = DEFAULT_BUDGET) -> Game:
+              budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
     """Load, check and compile a spec for the given options and ambiguity readings."""
     spec, _ = load_spec(path)
-    return Game(spec, options, readings, budget)
+    return Game(spec, options, readings, budget, coverage)
 
 
 def play_random(game: Game, players: int, seed: int, log: bool = False, check: bool = False) -> Result:
     """One game where every seat picks uniformly among its legal options."""
-    from .agents import RandomAgent
-    agents = [RandomAgent(seed, seat) for seat in range(players)]
-    st = game.new_game(players, seed, log=log, check_invariants=check)
-    while st.status is Status.RUNNING:
-        st.apply(agents[st.pplayer].pick(st))
-    return st.result()
+    from .runner import play
+    return play(game, players, seed, log=log, check=check).result()

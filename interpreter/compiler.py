@@ -18,6 +18,7 @@ from typing import Any, Callable
 from . import nodes as N
 from .builtins import BUILTINS, RuleError
 from .kinds import T
+from .codegen import PyGen
 from .model import Code, Spec
 
 Fn = Callable[[Any, list], Any]
@@ -30,12 +31,14 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 
 class Program:
-    """A compiled block: flat ops, the local slots it needs, and its origin."""
-    __slots__ = ("name", "ops", "n_locals", "code")
+    """A compiled block: `fn(state, frame)` runs it from `frame.pc` until it
+    pauses for a decision (returns True), calls another program, or ends
+    (pops its frame). `n_locals` is the size of its frames' local list."""
+    __slots__ = ("name", "fn", "n_locals", "code")
 
     def __init__(self, name: str, code: Code | None = None):
         self.name = name
-        self.ops: list[Callable] = []
+        self.fn: Callable = _ret
         self.n_locals = 0
         self.code = code
 
@@ -62,10 +65,13 @@ def _ret(st, fr) -> None:
 
 
 class Compiler:
-    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str]):
+    frame_class = Frame
+
+    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
         self.spec = spec
         self.options = options
         self.readings = readings
+        self.coverage = coverage  # keep readings as run-time values and count what runs
         self.S = spec.n_shared
         self.P = spec.n_player_zones
         self.props: dict[str, tuple] = {}
@@ -78,14 +84,15 @@ class Compiler:
         self.funcs: dict[str, Fn] = {}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
+        self.gen = PyGen(self)
+        self.pausable = self._pausable_procedures()
 
     # -- public ----------------------------------------------------------------
     def compile_all(self) -> None:
         for name, pr in self.spec.procedures.items():
-            self.block_into(self.procs[name], pr.do)
+            self.fill(self.procs[name], pr.do)
         for name, tr in self.spec.triggers.items():
-            prog = Program(f"trigger {name}", tr.do)
-            self.block_into(prog, tr.do)
+            prog = self.program(f"trigger {name}", tr.do)
             when = self.expr(tr.when.ast) if tr.when else None
             z = self.spec.zones[tr.zone]
             self.triggers.setdefault((z.owner, z.index), []).append((when, prog))
@@ -93,13 +100,51 @@ class Compiler:
     def program(self, name: str, code: Code | None) -> Program:
         prog = Program(name, code)
         if code is not None:
-            self.block_into(prog, code)
-        else:
-            prog.ops.append(_ret)
+            self.fill(prog, code)
         return prog
 
+    def fill(self, prog: Program, code: Code) -> None:
+        prog.n_locals = code.n_locals
+        prog.fn = self.gen.program(prog.name, code.ast or [], code)
+
     def condition(self, code: Code | None) -> Fn | None:
-        return None if code is None or code.ast is None else self.expr(code.ast)
+        if code is None or code.ast is None:
+            return None
+        self.gen.codes.append(code)
+        try:
+            return self.expr(code.ast)
+        finally:
+            self.gen.codes.pop()
+
+    def expr(self, e: N.Expr) -> Fn:
+        """An expression as one generated Python function (falls back to closures)."""
+        return self.gen.expression(e)
+
+    def coll(self, e: N.Expr) -> Fn:
+        """A collection as a list (a zone becomes its card list)."""
+        f = self.expr(e)
+        if e.ty is T.ZONE:
+            return lambda st, L: st.zones[f(st, L)]
+        return f
+
+    def closure_expr(self, e: N.Expr) -> Fn:
+        return self.cexpr(e)
+
+    def fitter(self, vd) -> Callable[[int], int]:
+        """Bounds of a variable: cut to the bound (clamp) or a rule error."""
+        lo, hi, clamp, name = vd.min, vd.max, vd.clamp, vd.name
+
+        def fit(v):
+            if lo is not None and v < lo:
+                if clamp:
+                    return lo
+                raise RuleError(f"'{name}' would become {v}, below its minimum {lo}")
+            if hi is not None and v > hi:
+                if clamp:
+                    return hi
+                raise RuleError(f"'{name}' would become {v}, above its maximum {hi}")
+            return v
+        return fit
 
     # -- constants -------------------------------------------------------------
     def const(self, e: N.Expr) -> Any:
@@ -108,7 +153,7 @@ class Compiler:
         if isinstance(e, N.Attr) and e.ref is not None:
             if e.ref[0] == "option":
                 return self.options[e.name]
-            if e.ref[0] == "reading":
+            if e.ref[0] == "reading" and not self.coverage:
                 return self.readings[e.name]
         if isinstance(e, N.Unary):
             v = self.const(e.operand)
@@ -136,15 +181,16 @@ class Compiler:
         return _NOCONST
 
     # -- expressions -----------------------------------------------------------
-    def expr(self, e: N.Expr) -> Fn:
+    def cexpr(self, e: N.Expr) -> Fn:
+        """An expression as a tree of closures (the reference semantics)."""
         c = self.const(e)
         if c is not _NOCONST:
             return lambda st, L: c
         return getattr(self, "x_" + type(e).__name__)(e)
 
-    def coll(self, e: N.Expr) -> Fn:
+    def ccoll(self, e: N.Expr) -> Fn:
         """A collection as a list (a zone becomes its card list)."""
-        f = self.expr(e)
+        f = self.cexpr(e)
         if e.ty is T.ZONE:
             return lambda st, L: st.zones[f(st, L)]
         return f
@@ -175,7 +221,7 @@ class Compiler:
         if kind == "tvar":
             i = e.ref[1]
             return lambda st, L: st.tvars[i]
-        obj = self.expr(e.obj)
+        obj = self.cexpr(e.obj)
         if kind == "pvar":
             i = e.ref[1]
             if isinstance(e.obj, N.Name) and e.obj.ref == ("me",):
@@ -197,7 +243,7 @@ class Compiler:
         raise AssertionError(e.ref)
 
     def x_Index(self, e: N.Index) -> Fn:
-        coll, key = self.coll(e.obj), self.expr(e.key)
+        coll, key = self.ccoll(e.obj), self.cexpr(e.key)
 
         def index(st, L):
             items, k = coll(st, L), key(st, L)
@@ -217,17 +263,17 @@ class Compiler:
                     types.append(T.INT)
                     props.append(a.ref)
                 else:
-                    args.append(self.expr(a))
+                    args.append(self.cexpr(a))
                     types.append(a.ty)
                     props.append(None)
             return b.build(args, types, props)
         f = self.spec.functions[name]
         if name not in self.funcs:
             self.funcs[name] = None  # type: ignore[assignment]  # recursion is rejected by the checker
-            self.funcs[name] = self.expr(f.value.ast)
+            self.funcs[name] = self.cexpr(f.value.ast)
         body = self.funcs[name]
         n = f.value.n_locals
-        args = [self.expr(a) for a in e.args]
+        args = [self.cexpr(a) for a in e.args]
         if len(args) == 1:
             a0 = args[0]
             pad = [None] * (n - 1)
@@ -235,11 +281,11 @@ class Compiler:
         return lambda st, L: body(st, [a(st, L) for a in args] + [None] * (n - len(args)))
 
     def x_ListLit(self, e: N.ListLit) -> Fn:
-        fs = [self.expr(x) for x in e.items]
+        fs = [self.cexpr(x) for x in e.items]
         return lambda st, L: [f(st, L) for f in fs]
 
     def x_Filter(self, e: N.Filter) -> Fn:
-        coll, cond, slot = self.coll(e.coll), self.expr(e.cond), e.slot
+        coll, cond, slot = self.ccoll(e.coll), self.cexpr(e.cond), e.slot
 
         def filt(st, L):
             out = []
@@ -251,22 +297,22 @@ class Compiler:
         return filt
 
     def x_Unary(self, e: N.Unary) -> Fn:
-        f = self.expr(e.operand)
+        f = self.cexpr(e.operand)
         if e.op == "not":
             return lambda st, L: not f(st, L)
         return lambda st, L: -f(st, L)
 
     def x_Binary(self, e: N.Binary) -> Fn:
         op = e.op
-        a = self.expr(e.left)
-        b = self.expr(e.right)
-        ca, cb = self.const(e.left), self.const(e.right)
+        a = self.cexpr(e.left)
+        b = self.cexpr(e.right)
+        cb = self.const(e.right)
         if op == "and":
             return lambda st, L: a(st, L) and b(st, L)
         if op == "or":
             return lambda st, L: a(st, L) or b(st, L)
         if op == "+" and e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS):
-            la, lb = self.coll(e.left), self.coll(e.right)
+            la, lb = self.ccoll(e.left), self.ccoll(e.right)
             return lambda st, L: list(la(st, L)) + list(lb(st, L))
         if op == "//" or op == "%":
             fn = _ARITH[op]
@@ -296,7 +342,7 @@ class Compiler:
         return lambda st, L: fn(a(st, L), b(st, L))
 
     def x_Ternary(self, e: N.Ternary) -> Fn:
-        c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+        c, a, b = self.cexpr(e.cond), self.cexpr(e.then), self.cexpr(e.orelse)
         return lambda st, L: a(st, L) if c(st, L) else b(st, L)
 
     def x_Template(self, e: N.Template) -> Fn:
@@ -305,291 +351,65 @@ class Compiler:
             if isinstance(p, str):
                 parts.append(p)
             else:
-                parts.append((self.expr(p), p.ty))
+                parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
             return "".join(p if isinstance(p, str) else st.g.show(p[0](st, L), p[1]) for p in parts)
         return render
 
-    # -- statements --------------------------------------------------------------
-    def block_into(self, prog: Program, code: Code) -> None:
-        prog.n_locals = code.n_locals
-        self.stmts(prog.ops, code.ast or [])
-        prog.ops.append(_ret)
+    # -- pausing ------------------------------------------------------------------
+    def _pausable_procedures(self) -> set[str]:
+        found: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, pr in self.spec.procedures.items():
+                if name not in found and any(self._pauses(s, found) for s in pr.do.ast or []):
+                    found.add(name)
+                    changed = True
+        return found
 
-    def stmts(self, ops: list, body: list) -> None:
-        for st in body:
-            getattr(self, "s_" + type(st).__name__)(ops, st)
+    def can_pause(self, st: N.Stmt) -> bool:
+        return self._pauses(st, self.pausable)
 
-    def s_Move(self, ops, s: N.Move) -> None:
-        what, dest = self.expr(s.what), self.expr(s.dest)
-        ty = s.what.ty
-        if ty is T.CARD:
-            ops.append(lambda st, fr: st.move_card(what(st, fr.L), dest(st, fr.L)))
-        elif ty is T.ZONE:
-            ops.append(lambda st, fr: st.move_zone(what(st, fr.L), dest(st, fr.L)))
-        else:
-            ops.append(lambda st, fr: st.move_cards(list(what(st, fr.L)), dest(st, fr.L)))
+    def _pauses(self, st: N.Stmt, pausable: set[str]) -> bool:
+        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption)):
+            return True
+        if isinstance(st, N.Move):
+            return bool(self.spec.triggers)  # a trigger runs right after its move, and may pause
+        if isinstance(st, N.CallStmt):
+            return st.call.func in pausable
+        if isinstance(st, N.If):
+            return any(self._pauses(s, pausable) for _, body in st.branches for s in body) or \
+                any(self._pauses(s, pausable) for s in st.orelse or [])
+        if isinstance(st, (N.ForEach, N.Repeat, N.While)):
+            return any(self._pauses(s, pausable) for s in st.body)
+        return False
 
-    def s_Shuffle(self, ops, s: N.Shuffle) -> None:
-        z = self.expr(s.zone)
-        ops.append(lambda st, fr: st.shuffle(z(st, fr.L)))
+    def subset_finder(self, s: N.ChooseSubset) -> Fn:
+        """Every subset of the source that satisfies the condition, smallest first."""
+        src, slot, cond = self.ccoll(s.source), s.slot, self.cexpr(s.cond)
 
-    def s_Let(self, ops, s: N.Let) -> None:
-        f, i = self.expr(s.value), s.slot
-
-        def let(st, fr):
-            fr.L[i] = f(st, fr.L)
-        ops.append(let)
-
-    def s_Assign(self, ops, s: N.Assign) -> None:
-        t = s.target
-        kind = t.ref[0]
-        val = self.expr(s.value)
-        sign = {"=": 0, "+=": 1, "-=": -1}[s.op]
-        if kind == "local":
-            i = t.ref[1]
-            if sign == 0:
-                def op(st, fr):
-                    fr.L[i] = val(st, fr.L)
-            else:
-                def op(st, fr):
-                    fr.L[i] += sign * val(st, fr.L)
-            ops.append(op)
-            return
-        scope = {"gvar": "global", "pvar": "player", "tvar": "turn"}[kind]
-        vd = self.vardefs[scope][t.ref[1]]
-        i = vd.index
-        lo, hi, clamp, name = vd.min, vd.max, vd.clamp, vd.name
-        bounded = lo is not None or hi is not None
-
-        def fit(v):
-            if lo is not None and v < lo:
-                if clamp:
-                    return lo
-                raise RuleError(f"'{name}' would become {v}, below its minimum {lo}")
-            if hi is not None and v > hi:
-                if clamp:
-                    return hi
-                raise RuleError(f"'{name}' would become {v}, above its maximum {hi}")
-            return v
-
-        if kind == "pvar":
-            who = self.expr(t.obj)
-            is_me = isinstance(t.obj, N.Name) and t.obj.ref == ("me",)
-            if sign == 0:
-                def op(st, fr):
-                    v = val(st, fr.L)
-                    st.pvars[i][who(st, fr.L)] = fit(v) if bounded else v
-            elif is_me:
-                def op(st, fr):
-                    row = st.pvars[i]
-                    v = row[st.cur] + sign * val(st, fr.L)
-                    row[st.cur] = fit(v) if bounded else v
-            else:
-                def op(st, fr):
-                    row = st.pvars[i]
-                    p = who(st, fr.L)
-                    v = row[p] + sign * val(st, fr.L)
-                    row[p] = fit(v) if bounded else v
-        else:
-            attr = "gvars" if kind == "gvar" else "tvars"
-            if sign == 0:
-                def op(st, fr):
-                    v = val(st, fr.L)
-                    getattr(st, attr)[i] = fit(v) if bounded else v
-            else:
-                def op(st, fr):
-                    row = getattr(st, attr)
-                    v = row[i] + sign * val(st, fr.L)
-                    row[i] = fit(v) if bounded else v
-        ops.append(op)
-
-    def s_CallStmt(self, ops, s: N.CallStmt) -> None:
-        prog = self.procs[s.call.func]
-        args = [self.expr(a) for a in s.call.args]
-        k = len(args)
-
-        def call(st, fr):
-            n = prog.n_locals
-            L = [a(st, fr.L) for a in args]
-            if n > k:
-                L.extend([None] * (n - k))
-            st.stack.append(Frame(prog, 0, L))
-            st.tick()
-        ops.append(call)
-
-    def s_EndTurn(self, ops, s) -> None:
-        ops.append(lambda st, fr: st.end_turn())
-
-    def s_EndGame(self, ops, s) -> None:
-        ops.append(lambda st, fr: st.end_game())
-
-    def s_Pass(self, ops, s) -> None:
-        pass
-
-    def s_Say(self, ops, s: N.Say) -> None:
-        text = self.expr(s.text)
-
-        def say(st, fr):
-            if st.log is not None:
-                st.event("say", text=text(st, fr.L))
-        ops.append(say)
-
-    def _chooser(self, by: N.Expr | None) -> Fn:
-        if by is None:
-            return lambda st, L: st.cur
-        return self.expr(by)
-
-    def s_ChooseValue(self, ops, s: N.ChooseValue) -> None:
-        src, who, slot = self.coll(s.source), self._chooser(s.by), s.slot
-        prompt = self.expr(s.prompt) if s.prompt else None
-        elem = s.source.ty
-
-        def choose(st, fr):
-            values = list(src(st, fr.L))
-            return st.ask(VALUE, who(st, fr.L), values, (slot, prompt, elem))
-        ops.append(choose)
-
-    def s_ChooseSubset(self, ops, s: N.ChooseSubset) -> None:
-        src, who, slot, cond = self.coll(s.source), self._chooser(s.by), s.slot, self.expr(s.cond)
-        prompt = self.expr(s.prompt) if s.prompt else None
-
-        def choose(st, fr):
-            items = list(src(st, fr.L))
+        def find(st, L):
+            items = list(src(st, L))
             if len(items) > MAX_SUBSET_SOURCE:
                 raise RuleError(f"choose subset: {len(items)} cards is too many to list every subset")
-            L = fr.L
             found = []
             for k in range(len(items) + 1):
                 for combo in combinations(items, k):
                     L[slot] = list(combo)
                     if cond(st, L):
                         found.append(list(combo))
-            return st.ask(SUBSET, who(st, L), found, (slot, prompt, T.CARDS))
-        ops.append(choose)
-
-    def _jump(self, ops) -> int:
-        ops.append(None)
-        return len(ops) - 1
+            return found
+        return find
 
     @staticmethod
-    def _goto(target: int) -> Callable:
-        def goto(st, fr):
-            fr.pc = target
-        return goto
-
-    @staticmethod
-    def _unless(cond: Fn, target: int) -> Callable:
-        def unless(st, fr):
-            if not cond(st, fr.L):
-                fr.pc = target
-        return unless
-
-    def s_If(self, ops, s: N.If) -> None:
-        ends = []
-        for cond_e, body in s.branches:
-            c = self.const(cond_e)
-            if c is not _NOCONST and not c:
-                continue  # branch can never run with these options and readings
-            if c is not _NOCONST:
-                self.stmts(ops, body)  # always taken: later branches are dead
-                break
-            cond = self.expr(cond_e)
-            j = self._jump(ops)
-            self.stmts(ops, body)
-            ends.append(self._jump(ops))
-            ops[j] = self._unless(cond, len(ops))
-        else:
-            if s.orelse:
-                self.stmts(ops, s.orelse)
-        for j in ends:
-            ops[j] = self._goto(len(ops))
-
-    def s_ForEach(self, ops, s: N.ForEach) -> None:
-        coll, v = self.coll(s.coll), s.slot
-        lst, idx = v + 1, v + 2
-
-        def init(st, fr):
-            fr.L[lst] = list(coll(st, fr.L))
-            fr.L[idx] = 0
-        ops.append(init)
-        head = len(ops)
-        j = self._jump(ops)
-        self.stmts(ops, s.body)
-        ops.append(self._back(head))
-        end = len(ops)
-
-        def step(st, fr):
-            L = fr.L
-            i = L[idx]
-            items = L[lst]
-            if i >= len(items):
-                fr.pc = end
-            else:
-                L[v] = items[i]
-                L[idx] = i + 1
-        ops[j] = step
-
-    @staticmethod
-    def _back(target: int) -> Callable:
-        def back(st, fr):
-            fr.pc = target
-            st.tick()
-        return back
-
-    def s_Repeat(self, ops, s: N.Repeat) -> None:
-        count, slot = self.expr(s.count), s.slot
-
-        def init(st, fr):
-            fr.L[slot] = count(st, fr.L)
-        ops.append(init)
-        head = len(ops)
-        j = self._jump(ops)
-        self.stmts(ops, s.body)
-        ops.append(self._back(head))
-        end = len(ops)
-
-        def step(st, fr):
-            if fr.L[slot] <= 0:
-                fr.pc = end
-            else:
-                fr.L[slot] -= 1
-        ops[j] = step
-
-    def s_While(self, ops, s: N.While) -> None:
-        cond = self.expr(s.cond)
-        head = len(ops)
-        j = self._jump(ops)
-        self.stmts(ops, s.body)
-        ops.append(self._back(head))
-        ops[j] = self._unless(cond, len(ops))
-
-    def s_ChooseOption(self, ops, s: N.ChooseOption) -> None:
-        who = self._chooser(s.by)
-        prompt = self.expr(s.prompt) if s.prompt else None
-        j = self._jump(ops)
-        entries = []  # (slot or -1, coll or None, cond or None, label, start)
-        ends = []
-        for opt in s.options:
-            c = self.const(opt.cond) if opt.cond is not None else True
-            if c is not _NOCONST and not c:
-                continue
-            cond = None if c is not _NOCONST else self.expr(opt.cond)
-            coll = self.coll(opt.coll) if opt.var is not None else None
-            start = len(ops)
-            self.stmts(ops, opt.body)
-            ends.append(self._jump(ops))
-            entries.append((opt.slot if opt.var is not None else -1, coll, cond, self.expr(opt.label), start))
-        end = len(ops)
-        for e in ends:
-            ops[e] = self._goto(end)
-
-        def choose(st, fr):
-            L = fr.L
+    def option_finder(entries: list) -> Fn:
+        """The options of a `choose:` block that are open now, with their bound element."""
+        def find(st, L):
             found = []
             for entry in entries:
-                slot, coll, cond, _label, _start = entry
+                slot, coll, cond = entry[0], entry[1], entry[2]
                 if coll is None:
                     if cond is None or cond(st, L):
                         found.append((entry, None))
@@ -598,5 +418,5 @@ class Compiler:
                         L[slot] = x
                         if cond is None or cond(st, L):
                             found.append((entry, x))
-            return st.ask(OPTION, who(st, L), found, (None, prompt, None))
-        ops[j] = choose
+            return found
+        return find

@@ -15,7 +15,8 @@ from enum import StrEnum
 from typing import Any, Callable
 
 from .builtins import RuleError
-from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program, _ret
+from .codegen import EndGame, EndTurn
+from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program
 from .kinds import T
 from .model import Spec
 
@@ -75,7 +76,7 @@ class Game:
     """A spec compiled for one set of options and ambiguity readings."""
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-                 budget: int = DEFAULT_BUDGET):
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False):
         self.spec = spec
         self.options = {n: o.default for n, o in spec.options.items()}
         self.readings = {n: a.default for n, a in spec.ambiguities.items()}
@@ -95,7 +96,8 @@ class Game:
                                  f"(one of: {', '.join(spec.ambiguities[k].interpretations)})")
             self.readings[k] = v
         self.budget = budget
-        c = Compiler(spec, self.options, self.readings)
+        self.coverage = coverage
+        c = Compiler(spec, self.options, self.readings, coverage)
         c.compile_all()
         self.props = c.props
         self.card_type = c.card_type
@@ -124,6 +126,8 @@ class Game:
                             spec.winners.n_locals if spec.winners else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
+        self.points = c.gen.points  # coverage points (kind, what, span), when measuring
+        self.hits = c.gen.COV
 
     # -- the flow program ------------------------------------------------------
     def _turn(self, c: Compiler, td) -> TurnProgram:
@@ -132,7 +136,13 @@ class Game:
             actions = []
             for name, _span in td.actions:
                 a = self.spec.actions[name]
-                prog = c.program(f"action {name}", a.do)
+                body = a.do.ast or []
+                if (not self.coverage and len(body) == 1 and type(body[0]).__name__ == "CallStmt"
+                        and not body[0].call.args
+                        and not a.params and not self.spec.procedures[body[0].call.func].params):
+                    prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
+                else:
+                    prog = c.program(f"action {name}", a.do)
                 params = [c.expr(p.ast) for p in a.params.values()]
                 when = c.condition(a.when)
                 actions.append((name, a.label, when, params, prog))
@@ -142,7 +152,7 @@ class Game:
     def _main(self, c: Compiler) -> Program:
         spec = self.spec
         main = Program("flow")
-        ops = main.ops
+        ops: list[Callable] = []
         phases = spec.phases or [None]
         main.n_locals = len(phases)
         ops.append(_call(self.setup))
@@ -177,15 +187,14 @@ class Game:
                         st.event("phase", phase=name, round=fr.L[k] + 1)
                 ops.append(begin_phase)
                 ops.append(_call(start))
-            turn_head = len(ops)
-            ops.append(_begin_turn)
-            ops.append(_call(tp.start))
+            ops.append(_turn_starter(tp.start))
             loop = len(ops)
-            ops.append(None)  # decide, patched below
-            ops.append(_goto(loop))
+            ops.append(None)  # decide, patched below; it runs again after each action
             after = len(ops)
-            ops.append(_call(tp.end))
-            ops.append(None)  # end of turn, patched below
+            if _call(tp.end) is not _noop:
+                ops.append(_call(tp.end))
+            ops.append(None)  # end of turn (and start of the next), patched below
+            end_at = len(ops) - 1
             done = len(ops)
             if ph:
                 ops.append(_call(endp))
@@ -201,8 +210,9 @@ class Game:
                     fr.pc = exit_
             ops[head] = exit_test
             ops[loop] = _decider(tp, after)
-            ops[done - 1 if not ph else done - 1] = _end_of_turn(self, until, turn_head, done)
+            ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
+        main.fn = _dispatch(ops)
         return main
 
     # -- playing -----------------------------------------------------------------
@@ -257,21 +267,37 @@ def _coerce(v: Any, allowed: list) -> Any:
     return v
 
 
+def _dispatch(ops: list[Callable]) -> Callable:
+    """The flow program is a list of small ops; run the one at `pc`."""
+    def run_op(st, fr):
+        op = ops[fr.pc]
+        fr.pc += 1
+        return op(st, fr)
+    return run_op
+
+
 def _call(prog: Program) -> Callable:
+    if prog.code is None or not prog.code.ast:  # nothing to run: skip the frame
+        return _noop
+
     def call(st, fr):
         st.stack.append(Frame(prog, 0, [None] * prog.n_locals))
     return call
 
 
-def _goto(target: int) -> Callable:
-    def goto(st, fr):
-        fr.pc = target
-    return goto
+def _noop(st, fr) -> None:
+    return None
 
 
-def _begin_turn(st: "State", fr) -> None:
+QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
+
+
+def _begin_turn(st: "State", fr=None) -> None:
     st.turn += 1
     st.tick()
+    st.quiet += 1
+    if st.quiet > QUIET_ROUNDS * st.n:
+        raise Stalled(f"nobody had a decision to make for {QUIET_ROUNDS} rounds: no way out")
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
@@ -283,14 +309,23 @@ def _begin_turn(st: "State", fr) -> None:
 def _decider(tp: TurnProgram, after: int) -> Callable:
     actions = tp.actions
     n_locals = max([p.n_locals for *_, p in actions] + [1])
+    scratch = [None] * n_locals  # `when` conditions only read it for their own filters
+    simple = all(not params for _n, _l, _w, params, _p in actions)
+    checks = [(ai, when) for ai, (_n, _l, when, _params, _p) in enumerate(actions)]
 
     def decide(st, fr):
         if st.turn_over:
             fr.pc = after
             return None
-        found: list = []
+        if simple:
+            found = [ai for ai, when in checks if when is None or when(st, scratch)]
+            if found:
+                st.idle = 0
+                fr.pc -= 1  # come back here when the action is done
+                return st.ask(ACTION, st.cur, found, actions)
+        found = []
         for ai, (_name, _label, when, params, prog) in enumerate(actions):
-            if when is not None and not when(st, [None] * n_locals):
+            if when is not None and not when(st, scratch):
                 continue
             if not params:
                 found.append(ai)
@@ -307,6 +342,7 @@ def _decider(tp: TurnProgram, after: int) -> Callable:
             fr.pc = after
             return None
         st.idle = 0
+        fr.pc -= 1  # come back here when the action is done
         return st.ask(ACTION, st.cur, found, actions)
     return decide
 
@@ -329,19 +365,32 @@ def _with(L: list, chosen: tuple) -> list:
     return L
 
 
-def _end_of_turn(g: Game, until, turn_head: int, done: int) -> Callable:
+def _turn_starter(start: Program) -> Callable:
+    """Begin a turn and run the turn's `start` effects."""
+    empty = start.code is None or not start.code.ast
+
+    def start_turn(st, fr):
+        _begin_turn(st, fr)
+        if not empty:
+            st.stack.append(Frame(start, 0, [None] * start.n_locals))
+    return start_turn
+
+
+def _end_of_turn(g: Game, until, start_turn: Callable, loop: int, done: int) -> Callable:
+    """End a turn; unless the game or the phase ends, begin the next one at once."""
     end_when = g.end_when
-    scratch = g.scratch
+    scratch = [None] * g.scratch
 
     def end_of_turn(st, fr):
         st.in_turn = False
-        if end_when is not None and end_when(st, [None] * scratch):
+        if end_when is not None and end_when(st, scratch):
             return st.finish()
         st.cur = (st.cur + 1) % st.n
-        if until is not None and until(st, [None] * scratch):
+        if until is not None and until(st, scratch):
             fr.pc = done
         else:
-            fr.pc = turn_head
+            fr.pc = loop
+            start_turn(st, fr)
         return None
     return end_of_turn
 
@@ -350,7 +399,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook",
+                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet",
                  "rig")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
@@ -388,6 +437,7 @@ class State:
         self.phase: str | None = None
         self.check = check
         self.hook = None
+        self.quiet = 0  # turns since the last decision
         self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
 
     # -- protocol --------------------------------------------------------------
@@ -408,8 +458,7 @@ class State:
                     out.append(meta[o][1])
                 else:
                     ai, params = o
-                    prog = meta[ai][4]
-                    shown = ", ".join(self._show_param(prog, k, x) for k, x in enumerate(params))
+                    shown = ", ".join(self._show_param(meta[ai][0], k, x) for k, x in enumerate(params))
                     out.append(f"{meta[ai][1]}: {shown}")
             return out
         if kind == OPTION:
@@ -426,8 +475,8 @@ class State:
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
         return [g.show(x, el) for x in opts]
 
-    def _show_param(self, prog: Program, k: int, x: Any) -> str:
-        action = self.g.spec.actions[prog.name.split(" ", 1)[1]]
+    def _show_param(self, action_name: str, k: int, x: Any) -> str:
+        action = self.g.spec.actions[action_name]
         code = list(action.params.values())[k]
         ty = code.ast.ty if code.ast is not None else T.ANY
         el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
@@ -441,56 +490,60 @@ class State:
 
     def apply(self, i: int) -> None:
         """Take option `i` of the pending decision and run to the next one."""
-        if self.status is not Status.RUNNING:
-            raise IllegalChoice("the game is over")
         opts = self.popts
-        if not isinstance(i, int) or not 0 <= i < len(opts):
-            raise IllegalChoice(f"option {i} does not exist: there are {len(opts)} options (0-{len(opts) - 1})")
+        if opts is None:
+            raise IllegalChoice("the game is over" if self.status is not Status.RUNNING else "nothing to choose")
+        if type(i) is not int or not 0 <= i < len(opts):
+            raise IllegalChoice(f"option {i!r} does not exist: there are {len(opts)} options (0-{len(opts) - 1})")
         self.choices.append(i)
         self.decisions += 1
         if self.log is not None:
             self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(opts))
         kind = self.pkind
-        fr = self.stack[-1]
         o = opts[i]
         self.popts = None
         if kind == ACTION:
-            self.acted = True
-            meta = self.pmeta
-            if isinstance(o, int):
-                prog = meta[o][4]
+            if type(o) is int:
+                prog = self.pmeta[o][4]
                 self.stack.append(Frame(prog, 0, [None] * prog.n_locals))
             else:
                 ai, params = o
-                prog = meta[ai][4]
-                L = list(params) + [None] * (prog.n_locals - len(params))
-                self.stack.append(Frame(prog, 0, L))
+                prog = self.pmeta[ai][4]
+                self.stack.append(Frame(prog, 0, [*params] + [None] * (prog.n_locals - len(params))))
         elif kind == OPTION:
+            fr = self.stack[-1]
             entry, x = o
             if entry[0] >= 0:
                 fr.L[entry[0]] = x
             fr.pc = entry[4]
         else:
-            fr.L[self.pmeta[0]] = o
+            self.stack[-1].L[self.pmeta[0]] = o
         self.run()
 
     def run(self) -> None:
         stack = self.stack
         try:
-            self.tick()
             while True:
-                fr = stack[-1]
-                op = fr.prog.ops[fr.pc]
-                fr.pc += 1
-                if op(self, fr):
-                    break
+                try:
+                    while True:
+                        fr = stack[-1]
+                        if fr.prog.fn(self, fr):
+                            return self._after()
+                except EndTurn:
+                    self.end_turn()
+                except EndGame:
+                    self.finish()
+                    return self._after()
         except RuleError as exc:
             self._stop(Status.ERROR, f"{exc} (in {stack[-1].prog.name})")
         except Stalled as exc:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
             self._stop(Status.ERROR, "rules nest too deeply")
-        if self.check and self.status is not Status.ERROR:
+        self._after()
+
+    def _after(self) -> None:
+        if self.check and self.status is Status.RUNNING or self.check and self.status is Status.FINISHED:
             self.check_invariants()
 
     def _stop(self, status: Status, reason: str) -> None:
@@ -524,13 +577,14 @@ class State:
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
         self.tick()
+        self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True
 
     def tick(self) -> None:
         self.steps += 1
         if self.steps > self.g.budget:
-            raise Stalled(f"no end after {self.g.budget} steps ({self.turn} turns)")
+            raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
 
     def end_turn(self) -> None:
         if not self.in_turn:

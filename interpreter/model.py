@@ -321,4 +321,7 @@ class _Builder:
 
 
 def build(doc: Document) -> Spec:
-    return _Builder(doc).build()
+    try:
+        return _Builder(doc).build()
+    finally:
+        syntax.save_cache()

@@ -77,8 +77,11 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
                          hint=f"add `{missing}:`")
         return
     if kw == "type":
+        hint = None
+        if isinstance(err.instance, bool) and "string" in err.validator_value:
+            hint = "YAML reads yes/no/on/off/true/false as true or false: put the text in quotes"
         yield Diagnostic("E203", f"{where} must be {_words(err.validator_value)}, not {_words(_json_type(err.instance))}",
-                         doc.span(path))
+                         doc.span(path), hint=hint)
         return
     if kw == "enum":
         allowed = [str(x) for x in err.validator_value]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import os
+import pickle
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
@@ -44,8 +45,91 @@ class _RulesIndenter(Indenter):
 def parser() -> Lark:
     with open(GRAMMAR, encoding="utf-8") as fh:
         grammar = fh.read()
-    return Lark(grammar, parser="lalr", start=["block", "condition"], postlex=_RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+    kw = dict(parser="lalr", start=["block", "condition"], postlex=_RulesIndenter(), propagate_positions=True,
+              maybe_placeholders=True)
+    try:  # Lark keeps the built parser in a cache file keyed by the grammar's hash: later runs skip the build
+        return Lark(grammar, cache=_cache_file(grammar), **kw)
+    except OSError:
+        return Lark(grammar, **kw)
+
+
+class _AstCache:
+    """Parsed rule texts by (kind, text), kept on disk between runs.
+
+    Each entry is stored pickled and unpickled on every use, so callers get a
+    fresh tree they may annotate. The file sits next to Lark's grammar cache
+    and is keyed by the same grammar digest plus this module's source.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], bytes] | None = None
+        self.dirty = False
+        self.path: str | None = None
+
+    def _load(self) -> dict:
+        if self.entries is None:
+            self.entries = {}
+            with open(GRAMMAR, encoding="utf-8") as fh, open(__file__, encoding="utf-8") as me:
+                self.path = _cache_file(fh.read() + me.read()).replace(".lark-cache", ".asts")
+            try:
+                with open(self.path, "rb") as fh:
+                    data = pickle.load(fh)
+                if isinstance(data, dict):
+                    self.entries = data
+            except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
+                self.entries = {}
+        return self.entries
+
+    def get(self, key: tuple[str, str]):
+        blob = self._load().get(key)
+        return None if blob is None else pickle.loads(blob)
+
+    def put(self, key: tuple[str, str], ast) -> None:
+        self._load()[key] = pickle.dumps(ast, protocol=pickle.HIGHEST_PROTOCOL)
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty or self.path is None:
+            return
+        self.dirty = False
+        try:
+            import tempfile
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".asts-")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+_ast_cache = _AstCache()
+
+
+def _cached_parse(src: str, kind: str):
+    key = (kind, src)
+    ast = _ast_cache.get(key)
+    if ast is None:
+        ast = _ToAst(src).transform(parser().parse(src, start=kind))
+        _ast_cache.put(key, ast)
+    return ast
+
+
+def save_cache() -> None:
+    _ast_cache.save()
+
+
+def _cache_file(grammar: str) -> str:
+    import hashlib
+    import lark
+    import tempfile
+    digest = hashlib.sha256((grammar + lark.__version__).encode()).hexdigest()[:16]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulewright")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        folder = tempfile.gettempdir()
+    return os.path.join(folder, f"grammar-{digest}.lark-cache")
 
 
 def _pos(meta_or_tok: Any) -> N.Pos:
@@ -99,7 +183,7 @@ class _ToAst(Transformer):
                                      "a statement is an action such as `move`, an assignment or a procedure call")
             return N.CallStmt(_pos(meta), target)
         if not isinstance(target, (N.Name, N.Attr, N.Index)):
-            raise _SyntaxProblem(f"cannot assign to this expression", target.pos,
+            raise _SyntaxProblem("cannot assign to this expression", target.pos,
                                  "assign to a variable such as `supply` or `me.chips`")
         return N.Assign(_pos(meta), target, op, value)
 
@@ -246,9 +330,8 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
                                  "write {expression} to show a value")
         inner = raw[j + 1:k]
         try:
-            tree = parser().parse(inner, start="condition")
-            expr = _ToAst(inner).transform(tree)
-        except (UnexpectedInput, VisitError):
+            expr = _ToAst(inner).transform(parser().parse(inner, start="condition"))
+        except (UnexpectedInput, VisitError, _SyntaxProblem):
             raise _SyntaxProblem(f"'{{{inner}}}' is not an expression", (offset + j, offset + k + 1)) from None
         _shift(expr, offset + j + 1)
         parts.append(expr)
@@ -284,8 +367,7 @@ def parse(text: Text, kind: str) -> Any:
     elif not src.endswith("\n"):
         src += "\n"
     try:
-        tree = parser().parse(src, start=kind)
-        return _ToAst(src).transform(tree)
+        return _cached_parse(src, kind)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _SyntaxProblem):

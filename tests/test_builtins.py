@@ -18,11 +18,16 @@ def test_every_builtin_has_a_doc_and_an_example_that_parses(name):
 
 # Each expression must hold in the tiny game of tests/variants/base.yaml right after setup.
 CASES = [
-    ("take_first_n", "take([1, 2, 3], 2) == [1, 2]"),
-    ("take_more_than_there_are", "take([1, 2, 3], 5) == [1, 2, 3]"),
-    ("take_none", "count(take([1, 2], 0)) == 0"),
-    ("take_negative_is_none", "count(take([1, 2], 0 - 1)) == 0"),
-    ("take_from_a_zone_is_from_the_bottom", "take(draw, 1) == [bottom(draw)]"),
+    ("first_n", "first([1, 2, 3], 2) == [1, 2]"),
+    ("first_n_more_than_there_are", "first([1, 2, 3], 5) == [1, 2, 3]"),
+    ("first_none", "count(first([1, 2], 0)) == 0"),
+    ("first_negative_is_none", "count(first([1, 2], 0 - 1)) == 0"),
+    ("first_n_of_a_zone_is_from_the_bottom", "first(draw, 1) == [bottom(draw)]"),
+    ("first_one", "first([4, 5]) == 4"),
+    ("last_n", "last([1, 2, 3], 2) == [2, 3]"),
+    ("last_n_more_than_there_are", "last([1, 2, 3], 7) == [1, 2, 3]"),
+    ("last_none", "count(last([1, 2], 0)) == 0"),
+    ("last_n_of_a_zone_is_from_the_top", "last(draw, 1) == [top(draw)]"),
     ("after_an_element", "after([1, 2, 3], 2) == [3]"),
     ("after_the_last_is_nothing", "count(after([1, 2, 3], 3)) == 0"),
     ("after_a_missing_element_is_nothing", "count(after([1, 2, 3], 9)) == 0"),
@@ -31,7 +36,7 @@ CASES = [
     ("last_of_a_list", "last([1, 2, 3]) == 3"),
     ("last_of_a_zone_is_its_top", "last(draw) == top(draw)"),
     ("last_of_a_filter", "last([c in draw where c.points == 2]).points == 2"),
-    ("composed", "take(after([5, 6, 7, 8, 9], 5), 3) == [6, 7, 8]"),
+    ("composed", "first(after([5, 6, 7, 8, 9], 5), 3) == [6, 7, 8]"),
 ]
 
 
@@ -54,10 +59,11 @@ def test_list_builtins(tmp_path):
 
 
 @pytest.mark.parametrize("expr, code", [
-    ("take(draw, true) == []", "E431"),
+    ("first(draw, true) == []", "E431"),
     ("last(3) == 3", "E431"),
     ("after(draw) == []", "E426"),
-], ids=["take_needs_a_number", "last_needs_a_list", "after_needs_two"])
+    ("first(draw, 2) == top(draw)", "E431"),
+], ids=["n_is_a_number", "last_needs_a_list", "after_needs_two", "first_n_is_a_list"])
 def test_list_builtins_are_type_checked(tmp_path, expr, code):
     spec, diags = api.check_spec(_spec_with_examples(tmp_path, [("bad", expr)]))
     assert spec is None
@@ -66,6 +72,6 @@ def test_list_builtins_are_type_checked(tmp_path, expr, code):
 
 
 def test_last_of_nothing_is_a_rule_error(tmp_path):
-    spec, _ = api.check_spec(_spec_with_examples(tmp_path, [("empty", "last(take([1], 0)) == 1")]))
+    spec, _ = api.check_spec(_spec_with_examples(tmp_path, [("empty", "last(first([1], 0)) == 1")]))
     (o,) = run_examples(spec)
     assert not o.ok and "last of an empty list" in o.message

@@ -2,7 +2,7 @@
 from interpreter import api
 from interpreter.measures import measure
 from interpreter.runner import GameSpec, play, sweep
-from tests.helpers import tiny_variant
+from helpers import tiny_variant
 
 MEASURED = """extends: base.yaml
 state:

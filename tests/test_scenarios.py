@@ -5,7 +5,7 @@ import pytest
 
 from interpreter import api
 from interpreter.scenarios import run_examples
-from tests.helpers import tiny_variant
+from helpers import tiny_variant
 
 
 def _fif_variant(tmp_path, examples: str) -> str:

@@ -1,0 +1,721 @@
+"""Python source generated from the checked syntax tree, for speed.
+
+Owns: turning expressions, and runs of statements that can never pause for
+a decision, into Python functions. Only the compiler's own text goes into
+the generated source: slots become `L[3]`, variables `st.gvars[0]`, and
+every literal from the spec (texts, card-property tables, option values)
+is passed in a constants table `K` and referred to by index, so no spec
+text is ever pasted into code. Whatever this module does not handle falls
+back to the closure compiler (`H[i]`), which has the same semantics.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from . import nodes as N
+from .builtins import RuleError
+from .kinds import T
+
+
+class EndTurn(Exception):
+    """`end turn` inside generated code: unwinds to the flow."""
+
+
+class EndGame(Exception):
+    """`end game` inside generated code: the game is over."""
+
+
+_COLL_TYPES = (T.CARDS, T.PLAYERS, T.INTS, T.STRS)
+_CMP = {"==", "!=", "<", "<=", ">", ">="}
+_ARITH = {"+", "-", "*"}
+
+
+class PyGen:
+    """Emits source for one compiled game; `build()` turns it into functions."""
+
+    def __init__(self, comp):
+        self.comp = comp  # the closure Compiler: constants folding, refs, fallbacks
+        self.K: list[Any] = []
+        self.H: list[Callable] = []
+        self.defs: list[str] = []
+        self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "Frame": comp.frame_class,
+                                   "__builtins__": _SAFE_BUILTINS}
+        self._n = 0
+        self.local_names: list[dict[int, str]] = [{}]
+        self._proc_fns: dict[str, str] = {}
+        self._inlining: set[str] = set()
+        # Coverage mode (lint, the ambiguity lab): count every rule, branch, option and reading used.
+        self.coverage = comp.coverage
+        self.points: list[tuple[str, str, Any]] = []  # (kind, what, span)
+        self.COV: list[int] = []
+        self.ns["COV"] = self.COV
+        self.codes: list[Any] = []  # the Code being compiled, for positions
+        self._guards: list[str] = []  # open branches that depend on a reading or an option
+        self._func_fns: dict[str, str] = {}
+
+    # -- tables ----------------------------------------------------------------
+    def k(self, v: Any) -> str:
+        """A constant, as a global name `K<i>` of the generated code (never its text)."""
+        for i, x in enumerate(self.K):
+            if x is v or (type(x) is type(v) and isinstance(v, (str, tuple)) and x == v):
+                return f"K{i}"
+        self.K.append(v)
+        self.ns[f"K{len(self.K) - 1}"] = v
+        return f"K{len(self.K) - 1}"
+
+    def h(self, fn: Callable) -> str:
+        self.H.append(fn)
+        return f"H[{len(self.H) - 1}]"
+
+    def fresh(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def lit(self, v: Any) -> str:
+        if v is True or v is False:
+            return "True" if v else "False"
+        if type(v) is int:
+            return str(int(v))
+        return self.k(v)
+
+    def local(self, slot: int) -> str:
+        for frame in reversed(self.local_names):
+            if slot in frame:
+                return frame[slot]
+        return f"L[{slot}]"
+
+    # -- coverage -------------------------------------------------------------------
+    def hit(self, kind: str, what: str, node: N.Node | None) -> list[str]:
+        """A counter line for one coverage point (nothing when not measuring).
+
+        A branch whose condition reads an ambiguity or an option is recorded
+        as `branch:reading` / `branch:option`: it is meant to run only under
+        some readings, so lint does not call it dead.
+        """
+        if not self.coverage:
+            return []
+        if kind == "branch" and node is not None:
+            conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+            refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+            kind = "branch:reading" if "reading" in refs else "branch:option" if "option" in refs else kind
+        elif self._guards and kind != "reading":
+            kind = f"{kind}:{self._guards[-1]}"  # inside a branch that only some readings take
+        code = self.codes[-1] if self.codes else None
+        span = code.text.locate(*node.pos) if code is not None and node is not None else (
+            code.span if code is not None else None)
+        self.points.append((kind, what, span))
+        self.COV.append(0)
+        return [f"COV[{len(self.COV) - 1}] += 1"]
+
+    # -- expressions -------------------------------------------------------------
+    def expr(self, e: N.Expr) -> str:
+        c = self.comp.const(e)
+        if c is not _nc():
+            return self.lit(c)
+        m = getattr(self, "x_" + type(e).__name__, None)
+        src = m(e) if m else None
+        if src is None:  # not handled here: call the closure version
+            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals(e)})"
+        return src
+
+    def _frame_locals(self, e: N.Expr | None = None) -> str:
+        """`L` as the closure version expects it, with Python-local bindings put back.
+
+        Long enough for the slots `e` itself uses (a filter's variable), which an
+        inlined function's short argument list would not reach.
+        """
+        mapped: dict[int, str] = {}
+        for frame in self.local_names:
+            mapped.update(frame)
+        if not mapped:
+            return "L"
+        pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
+        need = max([getattr(n, "slot", -1) for n in N.walk(e)] + [-1]) + 1 if e is not None else 0
+        return f"_L(L, ({pairs},), {need})" if need > max(mapped) + 1 else f"_L(L, ({pairs},))"
+
+    def coll(self, e: N.Expr) -> str:
+        src = self.expr(e)
+        return f"st.zones[{src}]" if e.ty is T.ZONE else src
+
+    def x_Name(self, e: N.Name) -> str | None:
+        kind = e.ref[0]
+        if kind == "local":
+            return self.local(e.ref[1])
+        if kind == "me":
+            return "st.cur"
+        if kind == "players":
+            return "st.seats"
+        if kind == "others":
+            return "st.others[st.cur]"
+        if kind == "winners":
+            return "st.winners"
+        if kind == "gvar":
+            return f"st.gvars[{int(e.ref[1])}]"
+        if kind == "zone":
+            return str(int(e.ref[1]))
+        return None
+
+    def x_Attr(self, e: N.Attr) -> str | None:
+        kind = e.ref[0]
+        if kind == "reading":  # only reached in coverage mode (otherwise a constant)
+            line = self.hit("reading", e.name, e)[0]
+            return f"_seen(COV, {int(line[4:line.index(']')])}, {self.k(self.comp.readings[e.name])})"
+        if kind == "tvar":
+            return f"st.tvars[{int(e.ref[1])}]"
+        obj = self.expr(e.obj)
+        if kind == "pvar":
+            return f"st.pvars[{int(e.ref[1])}][{obj}]"
+        if kind == "pzone":
+            return f"({int(self.comp.S + e.ref[1])} + ({obj}) * {int(self.comp.P)})"
+        if kind == "seat":
+            return f"(({obj}) + 1)"
+        if kind == "prop":
+            return f"{self.k(self.comp.props[e.name])}[{obj}]"
+        if kind == "ctype":
+            return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
+        return None
+
+    def x_Call(self, e: N.Call) -> str | None:
+        kind, name = e.ref
+        if kind == "func":
+            args = [self.expr(a) for a in e.args]
+            if name not in self._inlining and all(_SIMPLE.match(x) for x in args):
+                # Inline the function's expression, its parameters bound to the (side-effect free) arguments.
+                f = self.comp.spec.functions[name]
+                saved, self.local_names = self.local_names, [dict(enumerate(args))]
+                self._inlining.add(name)
+                try:
+                    return f"({self.expr(f.value.ast)})"
+                finally:
+                    self._inlining.discard(name)
+                    self.local_names = saved
+            fn = self.function(name)
+            return f"{fn}(st{''.join(', ' + x for x in args)})"
+        a = e.args
+        if name == "count":
+            return f"len({self.coll(a[0])})"
+        if name == "top":
+            return f"_top(st, {self.expr(a[0])})"
+        if name == "empty":
+            return f"(not {self.coll(a[0])})"
+        if name == "sum" and len(a) == 2:
+            prop = a[1].ref
+            if prop[0] == "prop":
+                return f"sum(map({self.k(self.comp.props[prop[1]])}.__getitem__, {self.coll(a[0])}))"
+            return f"sum(map(st.pvars[{int(prop[1])}].__getitem__, {self.coll(a[0])}))"
+        if name == "sum":
+            return f"sum({self.coll(a[0])})"
+        if name in ("max", "min"):
+            return f"{name}({', '.join(self.expr(x) for x in a)})"
+        if name == "abs":
+            return f"abs({self.expr(a[0])})"
+        if name == "next":
+            return f"(({self.expr(a[0])}) + 1) % st.n"
+        return None
+
+    def x_ListLit(self, e: N.ListLit) -> str:
+        return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
+
+    def x_Filter(self, e: N.Filter) -> str:
+        coll = self.coll(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        cond = self.expr(e.cond)
+        self.local_names.pop()
+        return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_Unary(self, e: N.Unary) -> str:
+        inner = self.expr(e.operand)
+        return f"(not {inner})" if e.op == "not" else f"(-{inner})"
+
+    def x_Binary(self, e: N.Binary) -> str | None:
+        op = e.op
+        if op in ("and", "or"):
+            return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
+        if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
+            return f"(list({self.coll(e.left)}) + list({self.coll(e.right)}))"
+        if op in _CMP or op in _ARITH:
+            return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
+        return None  # // and % check for zero in the closure version
+
+    def x_Ternary(self, e: N.Ternary) -> str:
+        return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
+
+    def x_Template(self, e: N.Template) -> str:
+        parts = []
+        for p in e.parts:
+            if isinstance(p, str):
+                parts.append(self.k(p))
+            else:
+                parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
+        return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
+
+    # -- user functions and procedures ----------------------------------------------
+    def function(self, name: str) -> str:
+        if name in self._func_fns:
+            return self._func_fns[name]
+        fname = self.fresh("F_")
+        self._func_fns[name] = fname
+        f = self.comp.spec.functions[name]
+        params = [f"a{i}" for i in range(len(f.params))]
+        saved, self.local_names = self.local_names, [{i: p for i, p in enumerate(params)}]
+        body = self.expr(f.value.ast)
+        self.local_names = saved
+        self.define(fname, f"def {fname}(st{''.join(', ' + p for p in params)}):\n    L = None\n    return {body}\n")
+        return fname
+
+    def procedure(self, name: str) -> str:
+        """A procedure that never pauses, as a plain function `P(st, L)`."""
+        if name in self._proc_fns:
+            return self._proc_fns[name]
+        fname = self.fresh("P_")
+        self._proc_fns[name] = fname
+        pr = self.comp.spec.procedures[name]
+        saved, self.local_names = self.local_names, [{}]
+        self.codes.append(pr.do)
+        body = self.block(pr.do.ast or [], 1)
+        self.codes.pop()
+        self.local_names = saved
+        self.define(fname, f"def {fname}(st, L):\n{body}")
+        return fname
+
+    # -- statements ---------------------------------------------------------------------
+    def block(self, stmts: list, depth: int) -> str:
+        lines: list[str] = []
+        for s in stmts:
+            lines.extend(self.stmt(s))
+        if not lines:
+            lines = ["pass"]
+        pad = "    " * depth
+        return "".join(f"{pad}{ln}\n" for ln in lines)
+
+    def sub(self, stmts: list) -> list[str]:
+        out = []
+        for s in stmts:
+            out.extend("    " + ln for ln in self.stmt(s))
+        return out or ["    pass"]
+
+    def stmt(self, s: N.Stmt) -> list[str]:
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def s_Move(self, s: N.Move) -> list[str]:
+        what, dest = self.expr(s.what), self.expr(s.dest)
+        ty = s.what.ty
+        if ty is T.CARD:
+            return [f"st.move_card({what}, {dest})"]
+        if ty is T.ZONE:
+            return [f"st.move_zone({what}, {dest})"]
+        return [f"st.move_cards(list({what}), {dest})"]
+
+    def s_Shuffle(self, s: N.Shuffle) -> list[str]:
+        return [f"st.shuffle({self.expr(s.zone)})"]
+
+    def s_Let(self, s: N.Let) -> list[str]:
+        return [f"{self.local(s.slot)} = {self.expr(s.value)}"]
+
+    def s_Assign(self, s: N.Assign) -> list[str]:
+        t = s.target
+        kind = t.ref[0]
+        val = self.expr(s.value)
+        if kind == "local":
+            target = self.local(t.ref[1])
+            op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
+            return [f"{target} {op} {val}"]
+        scope = {"gvar": "global", "pvar": "player", "tvar": "turn"}[kind]
+        vd = self.comp.vardefs[scope][t.ref[1]]
+        i = int(vd.index)
+        if kind == "pvar":
+            row, key = f"st.pvars[{i}]", self.expr(t.obj)
+        else:
+            row, key = ("st.gvars" if kind == "gvar" else "st.tvars"), str(i)
+        r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
+        new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
+        lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
+        tests = []
+        c = self.comp.const(s.value) if s.op == "=" else None
+        if type(c) is int and (vd.min is None or c >= vd.min) and (vd.max is None or c <= vd.max):
+            return [f"{row}[{key}] = {int(c)}"]  # a constant within bounds needs no check
+        if vd.min is not None:
+            tests.append(f"{v} < {int(vd.min)}")
+        if vd.max is not None:
+            tests.append(f"{v} > {int(vd.max)}")
+        if tests:  # out of bounds: the fitter cuts (a cap) or raises a rule error
+            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        return lines + [f"{r}[{kk}] = {v}"]
+
+    def s_CallStmt(self, s: N.CallStmt) -> list[str]:
+        name = s.call.func
+        if name not in self._inlining:
+            return self.inline_procedure(name, [self.expr(a) for a in s.call.args])
+        fn = self.procedure(name)
+        n = self.comp.spec.procedures[name].do.n_locals
+        args = [self.expr(a) for a in s.call.args]
+        pad = n - len(args)
+        lst = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
+        return [f"{fn}(st, {lst})"]
+
+    def inline_procedure(self, name: str, args: list[str]) -> list[str]:
+        """A never-pausing procedure's body in place: its locals become Python variables."""
+        pr = self.comp.spec.procedures[name]
+        names = {i: self.fresh("p") for i in range(max(pr.do.n_locals, len(args)))}
+        lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
+        # The other locals exist from the start, as in a frame: a closure fallback passes them all.
+        lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
+        self._inlining.add(name)
+        self.local_names.append(names)
+        self.codes.append(pr.do)
+        try:
+            lines.extend(self.hit("rule", f"procedure {name}", None))
+            for st in pr.do.ast or []:
+                lines.extend(self.stmt(st))
+        finally:
+            self.codes.pop()
+            self.local_names.pop()
+            self._inlining.discard(name)
+        return lines or ["pass"]
+
+    def s_EndTurn(self, s) -> list[str]:
+        return ["raise EndTurn()"]
+
+    def s_EndGame(self, s) -> list[str]:
+        return ["raise EndGame()"]
+
+    def s_Pass(self, s) -> list[str]:
+        return ["pass"]
+
+    def s_Say(self, s: N.Say) -> list[str]:
+        return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
+
+    def s_If(self, s: N.If) -> list[str]:
+        if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
+            return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
+        return self._if(s)
+
+    def _if(self, s: N.If) -> list[str]:
+        out: list[str] = []
+        first = True
+        for cond_e, body in s.branches:
+            c = self.comp.const(cond_e)
+            if c is not _nc() and not c:
+                continue
+            if c is not _nc():  # always true: this branch, and nothing after it
+                if first:
+                    out.extend(ln[4:] for ln in self.sub(body))
+                    return out or ["pass"]
+                out.append("else:")
+                out.extend(self.sub(body))
+                return out
+            out.append(f"{'if' if first else 'elif'} {self.expr(cond_e)}:")
+            hit = self.hit("branch", "if", cond_e)
+            out.extend("    " + ln for ln in hit)
+            with self._guarded(cond_e):
+                out.extend(self.sub(body))
+            first = False
+        if s.orelse:
+            if first:
+                return [ln[4:] for ln in self.sub(s.orelse)]
+            out.append("else:")
+            out.extend("    " + ln for ln in self.hit("branch", "else", s))
+            with self._guarded(s):
+                out.extend(self.sub(s.orelse))
+        return out or ["pass"]
+
+    def _guarded(self, node: N.Node):
+        """While emitting a branch that only some readings/options take, mark its coverage points."""
+        import contextlib
+        conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+        refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+        tag = "reading" if "reading" in refs else "option" if "option" in refs else None
+
+        @contextlib.contextmanager
+        def guard():
+            if tag:
+                self._guards.append(tag)
+            try:
+                yield
+            finally:
+                if tag:
+                    self._guards.pop()
+        return guard()
+
+    def s_ForEach(self, s: N.ForEach) -> list[str]:
+        v = self.local(s.slot)  # a finite list: no step budget needed
+        return [f"for {v} in list({self.coll(s.coll)}):"] + self.sub(s.body)
+
+    def s_Repeat(self, s: N.Repeat) -> list[str]:
+        return [f"for _ in range({self.expr(s.count)}):"] + self.sub(s.body)
+
+    def s_While(self, s: N.While) -> list[str]:
+        return [f"while {self.expr(s.cond)}:", "    st.tick()"] + self.sub(s.body)
+
+    # -- resumable programs ----------------------------------------------------------------
+    def program(self, name: str, stmts: list, code: Any = None) -> Callable:
+        """A block as one resumable function `fn(st, fr)`.
+
+        Statements that may pause (a `choose`, a call of a procedure that
+        chooses) split the block into numbered parts; `fr.pc` says which part
+        to run next, so the function can return at a decision and be called
+        again when the decision is taken. Runs of statements that never pause
+        are plain Python inside one part.
+        """
+        self._blocks: list[list[str]] = [[]]
+        self._labels: dict[int, int] = {}
+        self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
+        self.codes.append(code)
+        self._blocks[-1].extend(self.hit("rule", name, None))
+        self._emit(stmts)
+        self.codes.pop()
+        self._jump_end_of_program()
+        fname = self.fresh("R_")
+        # Jump threading: a part that only jumps elsewhere is skipped by every jump to it.
+        target = dict(self._labels)
+        for lab, k in self._labels.items():
+            seen = set()
+            while self._blocks[k][:1] and _pure_jump(self._blocks[k]) and k not in seen:
+                seen.add(k)
+                k = self._labels[_pure_jump(self._blocks[k])]
+            target[lab] = k
+        resolved = []
+        for k, blk in enumerate(self._blocks):
+            out = [_resolve_labels(ln, target) for ln in blk]
+            # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
+            if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
+                out.pop()
+            resolved.append(out)
+        for entry, lab in self._patch:
+            entry[4] = target[lab]
+        if len(resolved) == 1:
+            body = "".join(f"    {ln}\n" for ln in resolved[0])
+            src = f"def {fname}(st, fr):\n    L = fr.L\n{body}"
+        else:
+            src = f"def {fname}(st, fr):\n    L = fr.L\n    pc = fr.pc\n    while True:\n"
+            for k, blk in enumerate(resolved):
+                if k and _pure_jump(self._blocks[k]):
+                    continue  # never entered: jumps to it were threaded
+                src += f"        if pc == {k}:\n"
+                src += "".join(f"            {ln}\n" for ln in blk)
+        return self.define(fname, src)
+
+    def _label(self) -> int:
+        self._n += 1
+        return self._n
+
+    def _place(self, lab: int) -> None:
+        """Start a new part here; falling into it from the previous part jumps."""
+        cur = self._blocks[-1]
+        if not cur or not (cur[-1].startswith("continue") or cur[-1].startswith("return")
+                           or cur[-1].startswith("raise")):
+            cur.extend([f"pc = \u00a7{lab}\u00a7", "continue"])
+        self._blocks.append([])
+        self._labels[lab] = len(self._blocks) - 1
+
+    def _goto(self, lab: int) -> list[str]:
+        return [f"pc = \u00a7{lab}\u00a7", "continue"]
+
+    def _jump_end_of_program(self) -> None:
+        self._blocks[-1].extend(["st.stack.pop()", "return None"])
+
+    def _emit(self, stmts: list) -> None:
+        run: list = []
+        for s in stmts:
+            if self.comp.can_pause(s):
+                self._flush(run)
+                run = []
+                getattr(self, "p_" + type(s).__name__)(s)
+            else:
+                run.append(s)
+        self._flush(run)
+
+    def _flush(self, run: list) -> None:
+        for s in run:
+            self._blocks[-1].extend(self.stmt(s))
+
+    def p_If(self, s: N.If) -> None:
+        end = self._label()
+        for cond_e, body in s.branches:
+            c = self.comp.const(cond_e)
+            if c is not _nc() and not c:
+                continue
+            if c is not _nc():
+                self._emit(body)
+                self._blocks[-1].extend(self._goto(end))
+                self._place(end)
+                return
+            nxt = self._label()
+            self._blocks[-1].extend([f"if not {self.expr(cond_e)}:", f"    pc = \u00a7{nxt}\u00a7", "    continue"])
+            self._blocks[-1].extend(self.hit("branch", "if", cond_e))
+            with self._guarded(cond_e):
+                self._emit(body)
+            self._blocks[-1].extend(self._goto(end))
+            self._place(nxt)
+        if s.orelse:
+            self._blocks[-1].extend(self.hit("branch", "else", s))
+            with self._guarded(s):
+                self._emit(s.orelse)
+        self._place(end)
+
+    def p_ForEach(self, s: N.ForEach) -> None:
+        v, lst, idx = s.slot, s.slot + 1, s.slot + 2
+        head, end = self._label(), self._label()
+        self._blocks[-1].extend([f"L[{lst}] = list({self.coll(s.coll)})", f"L[{idx}] = 0"])
+        self._place(head)
+        self._blocks[-1].extend([f"if L[{idx}] >= len(L[{lst}]):", f"    pc = \u00a7{end}\u00a7", "    continue",
+                                 f"L[{v}] = L[{lst}][L[{idx}]]", f"L[{idx}] += 1"])
+        self._emit(s.body)
+        self._blocks[-1].extend(self._goto(head))
+        self._place(end)
+
+    def p_Repeat(self, s: N.Repeat) -> None:
+        head, end = self._label(), self._label()
+        self._blocks[-1].append(f"L[{s.slot}] = {self.expr(s.count)}")
+        self._place(head)
+        self._blocks[-1].extend([f"if L[{s.slot}] <= 0:", f"    pc = \u00a7{end}\u00a7", "    continue",
+                                 f"L[{s.slot}] -= 1"])
+        self._emit(s.body)
+        self._blocks[-1].extend(self._goto(head))
+        self._place(end)
+
+    def p_While(self, s: N.While) -> None:
+        head, end = self._label(), self._label()
+        self._place(head)
+        self._blocks[-1].extend([f"if not {self.expr(s.cond)}:", f"    pc = \u00a7{end}\u00a7", "    continue"])
+        self._emit(s.body)
+        self._blocks[-1].extend(["st.tick()"] + self._goto(head))
+        self._place(end)
+
+    def _pause(self, call: str) -> None:
+        """Save where to resume, then hand control back to the engine."""
+        resume = self._label()
+        self._blocks[-1].extend([f"fr.pc = \u00a7{resume}\u00a7", f"return {call}"])
+        self._place(resume)
+
+    def p_CallStmt(self, s: N.CallStmt) -> None:
+        prog = self.comp.procs[s.call.func]
+        args = [self.expr(a) for a in s.call.args]
+        pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
+        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))",
+                                 "st.tick()"])
+        self._pause("None")
+
+    def p_Move(self, s: N.Move) -> None:
+        self._blocks[-1].extend(self.s_Move(s))
+        self._pause("None")  # triggers fired by the move run now, before the next statement
+
+    def _who(self, by: N.Expr | None) -> str:
+        return "st.cur" if by is None else self.expr(by)
+
+    def p_ChooseValue(self, s: N.ChooseValue) -> None:
+        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        meta = self.k((s.slot, prompt, s.source.ty))
+        self._pause(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
+
+    def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
+        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        meta = self.k((s.slot, prompt, T.CARDS))
+        finder = self.h(self.comp.subset_finder(s))
+        self._pause(f"st.ask(3, {self._who(s.by)}, {finder}(st, L), {meta})")
+
+    def p_ChooseOption(self, s: N.ChooseOption) -> None:
+        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        end = self._label()
+        entries, starts = [], []
+        for opt in s.options:
+            c = self.comp.const(opt.cond) if opt.cond is not None else True
+            if c is not _nc() and not c:
+                continue
+            cond = None if c is not _nc() else self.comp.expr(opt.cond)
+            coll = self.comp.coll(opt.coll) if opt.var is not None else None
+            entry = [opt.slot if opt.var is not None else -1, coll, cond, self.comp.expr(opt.label), -1]
+            start = self._label()
+            entries.append(entry)
+            starts.append((start, opt))
+            self._patch.append((entry, start))
+        finder = self.h(self.comp.option_finder(entries))
+        meta = self.k((None, prompt, None))
+        self._pause(f"st.ask(2, {self._who(s.by)}, {finder}(st, L), {meta})")
+        self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
+        for start, opt in starts:
+            self._place(start)
+            self._blocks[-1].extend(self.hit("option", "option", opt))
+            self._emit(opt.body)
+            self._blocks[-1].extend(self._goto(end))
+        self._place(end)
+
+    # -- output -----------------------------------------------------------------------------
+    def define(self, name: str, src: str) -> Callable:
+        """Compile one generated definition into the shared namespace."""
+        self.defs.append(src)
+        # The source is the compiler's own text (see the module docstring).
+        exec(compile(src, f"<rulewright {name}>", "exec"), self.ns)
+        return self.ns[name]
+
+    def segment(self, stmts: list) -> Callable:
+        """A run of never-pausing statements as one op `op(st, fr)`."""
+        name = self.fresh("S_")
+        return self.define(name, f"def {name}(st, fr):\n    L = fr.L\n{self.block(stmts, 1)}")
+
+    def expression(self, e: N.Expr) -> Callable:
+        """An expression as a function `f(st, L)`."""
+        name = self.fresh("E_")
+        return self.define(name, f"def {name}(st, L):\n    return {self.expr(e)}\n")
+
+    def source(self) -> str:
+        return "\n".join(self.defs)
+
+
+def _narration_only(s: N.Stmt) -> bool:
+    if isinstance(s, N.Say):
+        return True
+    if isinstance(s, N.If):
+        bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
+        return all(all(_narration_only(x) for x in b) for b in bodies)
+    return False
+
+
+def _pure_jump(block: list[str]) -> int | None:
+    """The label a part jumps to when that is all it does."""
+    if len(block) == 2 and block[1] == "continue" and block[0].startswith("pc = \u00a7"):
+        return int(block[0][6:-1])
+    return None
+
+
+def _resolve_labels(line: str, labels: dict[int, int]) -> str:
+    parts = line.split("\u00a7")
+    for i in range(1, len(parts), 2):
+        parts[i] = str(labels[int(parts[i])])
+    return "".join(parts)
+
+
+def _seen(cov: list, i: int, value: Any) -> Any:
+    cov[i] += 1
+    return value
+
+
+def _top(st, z: int) -> int:
+    cards = st.zones[z]
+    if not cards:
+        raise RuleError(f"top of {st.g.zone_name(z)}: the zone is empty")
+    return cards[-1]
+
+
+def _L(L: list | None, pairs: tuple, size: int = 0) -> list:
+    out = list(L) if L is not None else []
+    need = max(max(k for k, _ in pairs) + 1, size)
+    if len(out) < need:
+        out.extend([None] * (need - len(out)))
+    for k, v in pairs:
+        out[k] = v
+    return out
+
+
+_SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?$|^-?[0-9]+$")
+
+_SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,
+                  "range": range, "Exception": Exception}
+
+
+def _nc():
+    from .compiler import _NOCONST
+    return _NOCONST
