@@ -519,3 +519,27 @@ replace:
     for seed in range(5):
         st = play(game, 2, seed)
         assert st.status == "finished", st.reason
+
+
+def test_a_reading_inside_a_closure_fallback_in_coverage_mode(tmp_path):
+    # Coverage mode (lint, the lab) does not fold readings to constants; the closure compiler
+    # must still read them (this used to fail on `reading.x` under a builtin without generated code).
+    path = tiny_variant(tmp_path, """extends: base.yaml
+ambiguities:
+  how_many:
+    quote: "take some"
+    interpretations: {one: "one", two: "two"}
+    default: one
+functions:
+  some:
+    value: count(first([x in draw where x.points > 0], 1 if reading.how_many == "one" else 2))
+replace:
+  procedures.take_one:
+    do: |
+      let c = top(draw)
+      move c to me.pile
+      me.score += c.points + some() - some()
+""")
+    game = api.load_game(path, coverage=True)
+    st = play(game, 2, 1)
+    assert st.status == "finished", st.reason
