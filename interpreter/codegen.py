@@ -129,10 +129,12 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        if not mapped:
-            return "L"
-        pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
         need = max([getattr(n, "slot", -1) for n in N.walk(e)] + [-1]) + 1 if e is not None else 0
+        if not mapped:
+            # A copy when the expression binds a slot itself: inside an inlined function, `L` is the
+            # caller's frame, which must neither be too short nor have its locals overwritten.
+            return f"_L(L, (), {need})" if need else "L"
+        pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
         return f"_L(L, ({pairs},), {need})" if need > max(mapped) + 1 else f"_L(L, ({pairs},))"
 
     def coll(self, e: N.Expr) -> str:
@@ -702,7 +704,7 @@ def _top(st, z: int) -> int:
 
 def _L(L: list | None, pairs: tuple, size: int = 0) -> list:
     out = list(L) if L is not None else []
-    need = max(max(k for k, _ in pairs) + 1, size)
+    need = max([k + 1 for k, _ in pairs] + [size])
     if len(out) < need:
         out.extend([None] * (need - len(out)))
     for k, v in pairs:

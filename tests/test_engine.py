@@ -543,3 +543,32 @@ replace:
     game = api.load_game(path, coverage=True)
     st = play(game, 2, 1)
     assert st.status == "finished", st.reason
+
+
+def test_an_inlined_function_does_not_overwrite_its_callers_locals(tmp_path):
+    # The caller pauses (a choice), so its locals live in its frame; the function's filter
+    # variable has the same slot as the caller's `a`.
+    path = tiny_variant(tmp_path, """extends: base.yaml
+state:
+  global:
+    seen: {type: int}
+functions:
+  positives:
+    value: count(last([x in draw where x.points > 0], 3))
+replace:
+  procedures.take_one:
+    do: |
+      let a = 7
+      choose by me "go on":
+        option "yes":
+          pass
+      let n = positives()
+      seen = a
+      let c = top(draw)
+      move c to me.pile
+      me.score += c.points
+""")
+    game = api.load_game(path)
+    st = play(game, 2, 1)
+    assert st.status == "finished", st.reason
+    assert st.gvars[0] == 7
