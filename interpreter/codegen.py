@@ -40,7 +40,7 @@ class PyGen:
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "Frame": comp.frame_class,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_key": _key, "Frame": comp.frame_class,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -123,19 +123,17 @@ class PyGen:
     def _frame_locals(self, e: N.Expr | None = None) -> str:
         """`L` as the closure version expects it, with Python-local bindings put back.
 
-        Long enough for the slots `e` itself uses (a filter's variable), which an
-        inlined function's short argument list would not reach.
-        """
+        It is long enough for the slots the closure itself writes (a filter's
+        element), also where the generated code has no list (`L = None` in a
+        function)."""
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = max([getattr(n, "slot", -1) for n in N.walk(e)] + [-1]) + 1 if e is not None else 0
-        if not mapped:
-            # A copy when the expression binds a slot itself: inside an inlined function, `L` is the
-            # caller's frame, which must neither be too short nor have its locals overwritten.
-            return f"_L(L, (), {need})" if need else "L"
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, N.Filter)), default=-1) if e is not None else 0
+        if not mapped and not need:
+            return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
-        return f"_L(L, ({pairs},), {need})" if need > max(mapped) + 1 else f"_L(L, ({pairs},))"
+        return f"_L(L, ({pairs}{',' if pairs else ''}), {int(need)})"
 
     def coll(self, e: N.Expr) -> str:
         src = self.expr(e)
@@ -179,10 +177,33 @@ class PyGen:
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
         return None
 
+    def x_Index(self, e: N.Index) -> str | None:
+        if e.ref is None:
+            return None  # a position in a list: the closure version checks its bounds
+        row, slot = self._keyed(e)
+        return f"{row}[{slot}]"
+
+    def _keyed(self, e: N.Index) -> tuple[str, str]:
+        """`x[key]` of a keyed variable as (its row, the index in that row)."""
+        scope = e.ref[1]
+        kv, table = self.comp.key_slots(e)
+        k = self.comp.const(e.key)
+        if k is not _nc() and k in table:
+            slot = str(int(table[k]))
+        else:
+            slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
+        if scope == "player":
+            return f"st.pvars[{slot}]", self.expr(e.obj.obj)
+        return ("st.gvars" if scope == "global" else "st.tvars"), slot
+
+    def args(self, args: list, params: dict[str, str]) -> list[str]:
+        """Arguments of a function or procedure; a zone given for a `cards` parameter is its cards."""
+        return [self.coll(a) if kind == "cards" else self.expr(a) for a, kind in zip(args, params.values())]
+
     def x_Call(self, e: N.Call) -> str | None:
         kind, name = e.ref
         if kind == "func":
-            args = [self.expr(a) for a in e.args]
+            args = self.args(e.args, self.comp.spec.functions[name].params)
             if name not in self._inlining and all(_SIMPLE.match(x) for x in args):
                 # Inline the function's expression, its parameters bound to the (side-effect free) arguments.
                 f = self.comp.spec.functions[name]
@@ -250,6 +271,8 @@ class PyGen:
         for p in e.parts:
             if isinstance(p, str):
                 parts.append(self.k(p))
+            elif p.ty is T.ZONE:  # a zone is shown as the cards in it
+                parts.append(f"st.g.show({self.coll(p)}, {self.k(T.CARDS)})")
             else:
                 parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
@@ -305,6 +328,13 @@ class PyGen:
     def s_Move(self, s: N.Move) -> list[str]:
         what, dest = self.expr(s.what), self.expr(s.dest)
         ty = s.what.ty
+        if ty is T.CARD and not self.comp.spec.triggers:
+            # The engine's move_card, inline (no trigger can fire in this spec).
+            c, d, src, z = self.fresh("c"), self.fresh("d"), self.fresh("s"), self.fresh("z")
+            return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
+                    f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
+                    f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                    "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE:
@@ -321,6 +351,8 @@ class PyGen:
         t = s.target
         kind = t.ref[0]
         val = self.expr(s.value)
+        if kind == "keyed":
+            return self._assign_keyed(s, val)
         if kind == "local":
             target = self.local(t.ref[1])
             op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
@@ -347,13 +379,30 @@ class PyGen:
             lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
+    def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
+        row, key = self._keyed(s.target)
+        kv, table = self.comp.key_slots(s.target)
+        vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
+        r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
+        new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
+        lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
+        tests = []
+        if vd.min is not None:
+            tests.append(f"{v} < {int(vd.min)}")
+        if vd.max is not None:
+            tests.append(f"{v} > {int(vd.max)}")
+        if tests:
+            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        return lines + [f"{r}[{kk}] = {v}"]
+
     def s_CallStmt(self, s: N.CallStmt) -> list[str]:
         name = s.call.func
+        params = self.comp.spec.procedures[name].params
         if name not in self._inlining:
-            return self.inline_procedure(name, [self.expr(a) for a in s.call.args])
+            return self.inline_procedure(name, self.args(s.call.args, params))
         fn = self.procedure(name)
         n = self.comp.spec.procedures[name].do.n_locals
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, params)
         pad = n - len(args)
         lst = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
         return [f"{fn}(st, {lst})"]
@@ -363,7 +412,7 @@ class PyGen:
         pr = self.comp.spec.procedures[name]
         names = {i: self.fresh("p") for i in range(max(pr.do.n_locals, len(args)))}
         lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
-        # The other locals exist from the start, as in a frame: a closure fallback passes them all.
+        # A closure fallback reads every named local (`_L`), so none may be unbound there.
         lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
         self._inlining.add(name)
         self.local_names.append(names)
@@ -479,9 +528,15 @@ class PyGen:
                 seen.add(k)
                 k = self._labels[_pure_jump(self._blocks[k])]
             target[lab] = k
+        ends = {k for k, blk in enumerate(self._blocks) if blk == ["st.stack.pop()", "return None"]}
         resolved = []
         for k, blk in enumerate(self._blocks):
             out = [_resolve_labels(ln, target) for ln in blk]
+            # Tail call: a call whose return would only end this program replaces this program's frame.
+            if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr.pc = ")
+                    and int(out[-2][8:]) in ends and out[-1] == "return None"):
+                out[-4] = out[-4].replace("st.stack.append(", "st.stack[-1] = (", 1)
+                del out[-2]
             # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
             if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
                 out.pop()
@@ -595,9 +650,9 @@ class PyGen:
 
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))",
+        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))  # call",
                                  "st.tick()"])
         self._pause("None")
 
@@ -644,6 +699,23 @@ class PyGen:
             self._emit(opt.body)
             self._blocks[-1].extend(self._goto(end))
         self._place(end)
+
+    def decider(self, whens: list, after: int, actions: list, scratch: list, fallback: Callable) -> Callable:
+        """The turn's action decision: the legal actions, in the spec's order, as one function."""
+        lines = ["if st.turn_over:", f"    fr.pc = {int(after)}", "    return None", f"L = {self.k(scratch)}",
+                 "found = []"]
+        for i, code in enumerate(whens):
+            if code is None or code.ast is None:
+                lines.append(f"found.append({i})")
+                continue
+            self.codes.append(code)
+            lines += [f"if {self.expr(code.ast)}:", f"    found.append({i})"]
+            self.codes.pop()
+        lines += ["if not found:", f"    return {self.h(fallback)}(st, fr)", "st.idle = 0",
+                  "fr.pc -= 1  # come back here when the action is done",
+                  f"return st.ask(0, st.cur, found, {self.k(actions)})"]
+        name = self.fresh("D_")
+        return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str) -> Callable:
@@ -702,9 +774,16 @@ def _top(st, z: int) -> int:
     return cards[-1]
 
 
-def _L(L: list | None, pairs: tuple, size: int = 0) -> list:
+def _key(table: dict, k: Any, name: str) -> int:
+    """The variable slot of one key of a keyed variable (a rule error for a key it does not have)."""
+    if k not in table:
+        raise RuleError(f"'{k}' is not a key of '{name}' (keys: {', '.join(map(str, table))})")
+    return table[k]
+
+
+def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
     out = list(L) if L is not None else []
-    need = max([k + 1 for k, _ in pairs] + [size])
+    need = max([need] + [k + 1 for k, _ in pairs])
     if len(out) < need:
         out.extend([None] * (need - len(out)))
     for k, v in pairs:

@@ -68,6 +68,7 @@ class Text:
     value: str
     path: str
     anchors: list[tuple[int, int]] = field(default_factory=list)
+    points: list[tuple[int, int]] | None = None  # per character, when folding or escapes moved them
     paths: list[str] | None = None  # per line, when the lines come from several files
 
     def locate(self, start: int, end: int | None = None) -> Span:
@@ -81,6 +82,8 @@ class Text:
 
     def _point(self, offset: int) -> tuple[str, int, int]:
         offset = max(0, min(offset, len(self.value)))
+        if self.points:
+            return (self.path, *self.points[min(offset, len(self.points) - 1)])
         before = self.value[:offset]
         k = before.count("\n")
         col = offset - (before.rfind("\n") + 1)
@@ -110,7 +113,7 @@ class SourceCache:
         lines = self._lines.get(path)
         if lines is None:
             try:
-                with open(path, encoding="utf-8") as fh:
+                with open(path, encoding="utf-8", errors="replace") as fh:
                     lines = fh.read().splitlines()
             except OSError:
                 lines = []

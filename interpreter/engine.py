@@ -143,7 +143,7 @@ class Game:
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
                     prog = c.program(f"action {name}", a.do)
-                params = [c.expr(p.ast) for p in a.params.values()]
+                params = [c.coll(p.ast) for p in a.params.values()]  # a zone: its cards
                 when = c.condition(a.when)
                 actions.append((name, a.label, when, params, prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
@@ -157,9 +157,10 @@ class Game:
         main.n_locals = len(phases)
         ops.append(_call(self.setup))
         first = self.first
+        first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.rng.randrange(st.n) if first is None else first(st, fr.L)
+            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
         ops.append(choose_first)
 
         def given(st, fr):
@@ -209,7 +210,7 @@ class Game:
                 if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr.pc = exit_
             ops[head] = exit_test
-            ops[loop] = _decider(tp, after)
+            ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
             ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
         main.fn = _dispatch(ops)
@@ -301,28 +302,20 @@ def _begin_turn(st: "State", fr=None) -> None:
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
-    st.acted = False
     if st.log is not None:
         st.event("turn", turn=st.turn, player=st.cur)
 
 
-def _decider(tp: TurnProgram, after: int) -> Callable:
+def _decider(tp: TurnProgram, after: int, c: Compiler, whens: list) -> Callable:
     actions = tp.actions
     n_locals = max([p.n_locals for *_, p in actions] + [1])
     scratch = [None] * n_locals  # `when` conditions only read it for their own filters
     simple = all(not params for _n, _l, _w, params, _p in actions)
-    checks = [(ai, when) for ai, (_n, _l, when, _params, _p) in enumerate(actions)]
 
     def decide(st, fr):
         if st.turn_over:
             fr.pc = after
             return None
-        if simple:
-            found = [ai for ai, when in checks if when is None or when(st, scratch)]
-            if found:
-                st.idle = 0
-                fr.pc -= 1  # come back here when the action is done
-                return st.ask(ACTION, st.cur, found, actions)
         found = []
         for ai, (_name, _label, when, params, prog) in enumerate(actions):
             if when is not None and not when(st, scratch):
@@ -344,6 +337,8 @@ def _decider(tp: TurnProgram, after: int) -> Callable:
         st.idle = 0
         fr.pc -= 1  # come back here when the action is done
         return st.ask(ACTION, st.cur, found, actions)
+    if simple:  # the common case as one generated function; `decide` handles "no legal action"
+        return c.gen.decider(whens, after, actions, scratch, decide)
     return decide
 
 
@@ -399,7 +394,7 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet",
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
                  "rig")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
@@ -432,7 +427,6 @@ class State:
         self.choices: list[int] = []
         self.turn_over = False
         self.in_turn = False
-        self.acted = False
         self.idle = 0
         self.phase: str | None = None
         self.check = check
@@ -449,6 +443,16 @@ class State:
         return Decision(self.pplayer, kinds[self.pkind], self._prompt(), self.labels())
 
     def labels(self) -> list[str]:
+        """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
+        labels = self._labels()
+        seen: dict[str, int] = {}
+        out = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+        return out
+
+    def _labels(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -540,6 +544,8 @@ class State:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
             self._stop(Status.ERROR, "rules nest too deeply")
+        except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
+            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
         self._after()
 
     def _after(self) -> None:
@@ -592,9 +598,6 @@ class State:
         self.turn_over = True
         del self.stack[1:]
 
-    def end_game(self) -> bool:
-        return self.finish()
-
     def finish(self) -> bool:
         g = self.g
         if g.winners_fn is not None:
@@ -625,9 +628,13 @@ class State:
         self.zones[dst].append(c)
         self.where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c]], src=self.g.zone_name(src), dst=self.g.zone_name(dst))
+            self.log_move([c], src, dst)
         if self.g.triggers:
             self._fire(dst, [c])
+
+    def log_move(self, cards: list[int], src: int, dst: int) -> None:
+        g = self.g
+        self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:
         cards = self.zones[src]
@@ -639,8 +646,7 @@ class State:
         for c in cards:
             where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c] for c in cards], src=self.g.zone_name(src),
-                       dst=self.g.zone_name(dst))
+            self.log_move(cards, src, dst)
         if self.g.triggers:
             self._fire(dst, cards)
 
@@ -721,7 +727,7 @@ class State:
             zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
         spec = g.spec
         return {
-            "player": player, "current": self.cur, "turn": self.turn, "zones": zones,
+            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
             "global": dict(zip(spec.vars["global"], self.gvars)),
             "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
             "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,

@@ -33,15 +33,20 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
             stalls.setdefault(st.reason or "?", []).append((s, _position(st)))
         elif st.status is Status.ERROR:
             errors.setdefault(st.reason or "?", []).append(s)
-    # The same rule may be compiled at several places (inlined): sum by position.
+    # The same rule may be compiled at several places (inlined): sum by position, over every
+    # place, also those inside a branch that only some readings take (they count when they run);
+    # a point is a finding only if it has a place that every reading reaches.
     totals: dict[tuple, int] = {}
+    everywhere: set[tuple] = set()
     for (kind, what, span), h in zip(game.points, game.hits):
-        if kind == "reading" or kind.endswith(_SKIP_SUFFIX) or span is None:
+        if kind == "reading" or span is None:
             continue
-        key = (kind, what, span)
+        key = (kind.split(":")[0], what, span)
         totals[key] = totals.get(key, 0) + h
+        if not kind.endswith(_SKIP_SUFFIX) and not _offered_by_reading(spec, what):
+            everywhere.add(key)
     for (kind, what, span), h in sorted(totals.items(), key=lambda kv: (kv[0][2].line, kv[0][2].col)):
-        if h:
+        if h or (kind, what, span) not in everywhere:
             continue
         if kind == "rule":
             msg = f"{what} never ran in {games} games"
@@ -61,3 +66,12 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
                               hint=f"reproduce: rulewright run {path} -p {players} --seed {seeds[0]}",
                               severity=Severity.WARNING))
     return out
+
+
+def _offered_by_reading(spec, what: str) -> bool:
+    """An action whose `when:` reads an ambiguity or an option is meant for some readings only."""
+    from . import nodes as N
+    action = spec.actions.get(what[len("action "):]) if what.startswith("action ") else None
+    if action is None or action.when is None or action.when.ast is None:
+        return False
+    return any(getattr(n, "ref", None) and n.ref[0] in ("reading", "option") for n in N.walk(action.when.ast))

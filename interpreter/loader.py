@@ -72,7 +72,7 @@ class Document:
             got = (t.anchors + [t.anchors[-1]] * n)[:n] if t.anchors else [(loc.value.line, loc.value.col)] * n
             anchors.extend(got)
             paths.extend([loc.value.path] * n)
-        return Text(value, pieces[0][0].value.path, anchors, paths)
+        return Text(value, pieces[0][0].value.path, anchors, paths=paths)
 
 
 def _get(data: Any, path: Path) -> Any:
@@ -101,13 +101,59 @@ def scalar_text(node: yaml.ScalarNode, value: str, path: str, source: str) -> Te
                 break
         n = value.count("\n") + 1
         anchors = [(first + 1 + i, indent + 1) for i in range(n)]
-        if style == ">":  # folded lines no longer match file lines
-            anchors = [(first + 1, indent + 1)] * n
-    else:
-        quote = 1 if style in ("'", '"') else 0
-        anchors = [(mark.line + 1, mark.column + 1 + quote)]
-        # plain multi-line scalars are folded into one line by YAML
-    return Text(value, path, anchors)
+        if style == "|":
+            return Text(value, path, anchors)
+    quote = 1 if style in ("'", '"') else 0
+    anchors = [(mark.line + 1, mark.column + 1 + quote)]
+    raw = source[mark.index:node.end_mark.index]
+    if "\n" not in raw and "\\" not in raw and "''" not in raw:
+        return Text(value, path, anchors)  # one line, nothing folded or escaped: the anchor is exact
+    return Text(value, path, anchors, _align(value, source, mark.index + quote, node.end_mark.index))
+
+
+def _align(value: str, source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """File (line, col) of every character of a folded or escaped scalar's value.
+
+    YAML folds line breaks into spaces and decodes escapes, so the value and
+    the file text differ; walk both, matching characters and skipping what
+    folding and escaping removed.
+    """
+    line_starts = [0]
+    for i, ch in enumerate(source):
+        if ch == "\n":
+            line_starts.append(i + 1)
+
+    def where(pos: int) -> tuple[int, int]:
+        lo, hi = 0, len(line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if line_starts[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return (lo + 1, pos - line_starts[lo] + 1)
+
+    points = []
+    r = start
+    for ch in value:
+        if ch in " \n":
+            while r < end and source[r] in " \t\r\n" and ch == "\n" and source[r] != "\n":
+                r += 1
+            points.append(where(min(r, end)))
+            if r < end and source[r] in " \n":
+                r += 1
+            while r < end and source[r] in " \t\r\n" and (r == 0 or source[r - 1] == "\n"):
+                r += 1  # the indentation of a continuation line
+            continue
+        found = source.find(ch, r, min(end, r + 8))  # an escape sequence is a few characters long
+        if found < 0:
+            points.append(where(min(r, end)))
+            r += 1
+        else:
+            points.append(where(found))
+            r = found + 1
+    points.append(where(min(r, end)))  # the end of the value
+    return points
 
 
 class _Builder:
@@ -137,9 +183,13 @@ class _Builder:
             mark = exc.problem_mark or exc.context_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = exc.problem or exc.context or "malformed YAML"
+            hint = _yaml_hint(problem)
+            if "another document" in problem:
+                problem = "a second YAML document in the file"
+            problem = problem.replace("\t", "\\t")
             raise SpecError([Diagnostic(
                 "E101", f"malformed YAML: {problem}", Span(self.path, line, col, line, col + 1),
-                hint=_yaml_hint(problem))]) from None
+                hint=hint)]) from None
         raise SpecError([Diagnostic("E101", f"malformed YAML: {exc}", Span(self.path, 1, 1, 1, 2))]) from None
 
     def _data(self, root: yaml.Node | None) -> Any:
@@ -159,11 +209,11 @@ class _Builder:
                 if not isinstance(knode, yaml.ScalarNode):
                     self.errors.append(Diagnostic("E103", "a key must be a plain name", _span(self.path, knode)))
                     continue
-                k = self.loader.construct_object(knode)
-                if k == "<<":
+                if knode.tag == "tag:yaml.org,2002:merge":
                     self.errors.append(Diagnostic("E103", "YAML merge keys (<<) are not supported in specs",
                                                   _span(self.path, knode), hint="use `extends:` for variants"))
                     continue
+                k = self._scalar(knode)
                 if isinstance(k, bool):
                     self.errors.append(Diagnostic(
                         "E103", f"the key '{knode.value}' reads as {str(k).lower()} in YAML", _span(self.path, knode),
@@ -183,16 +233,28 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node(v, path + (i,), None) for i, v in enumerate(node.value)]
-        value = self.loader.construct_object(node)
+        value = self._scalar(node)
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # dates, binary and other YAML types are not part of a spec
             return str(value)
         return value
 
 
+    def _scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.loader.construct_object(node)
+        except yaml.YAMLError:
+            # The safe loader refuses tags such as !!python/object: a spec is plain data.
+            self.errors.append(Diagnostic("E106", f"unsupported YAML tag {node.tag}", _span(self.path, node),
+                                          hint="specs hold plain data: remove the tag"))
+            return None
+
+
 def _yaml_hint(problem: str) -> str | None:
-    if "tab" in problem:
+    if "tab" in problem or "\t" in problem or "\\t" in problem:
         return "indent with spaces, not tabs"
+    if "another document" in problem:
+        return "a spec is one YAML document: remove the second `---` (or what follows it)"
     if "mapping values are not allowed" in problem:
         return "quote a value that contains ': ' (for example a rule expression)"
     if "could not find expected ':'" in problem:

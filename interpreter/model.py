@@ -59,6 +59,23 @@ class VarDef:
     label: str
     index: int
     span: Span | None
+    key: Any = None  # set for one value of a keyed variable (its key)
+
+
+@dataclass(slots=True)
+class KeyedVar:
+    """A variable with one value per key (`keys:`), e.g. `checks["fight"]`.
+
+    Each key's value is an ordinary variable named `name[key]` in `Spec.vars`
+    (so the runtime sees plain slots); `index` is the slot of the first key.
+    """
+    name: str
+    scope: str
+    type: str
+    keys: list[Any]
+    index: int
+    label: str
+    span: Span | None
 
 
 @dataclass(slots=True)
@@ -193,6 +210,7 @@ class Spec:
     examples: dict[str, Example]
     rulebook: dict[str, Any] = field(default_factory=dict)
     measures: dict[str, Measure] = field(default_factory=dict)
+    keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
 
 
 class _Builder:
@@ -253,12 +271,25 @@ class _Builder:
                                   counts[z["owner"]], self.span("zones", name, key=True))
             counts[z["owner"]] += 1
         vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
+        keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
         for scope in ("global", "player", "turn"):
-            for i, (name, v) in enumerate((d.get("state", {}) or {}).get(scope, {}).items()):
+            i = 0
+            for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
                 start = v.get("start", False if v["type"] == "bool" else 0)
-                vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                            bool(v.get("clamp", False)), v.get("label", name), i,
-                                            self.span("state", scope, name, key=True))
+                span = self.span("state", scope, name, key=True)
+                label = v.get("label", name)
+                keys = v.get("keys")
+                if keys is None:
+                    vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
+                                                bool(v.get("clamp", False)), label, i, span)
+                    i += 1
+                    continue
+                keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
+                for k in keys:
+                    vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
+                                                          v.get("max"), bool(v.get("clamp", False)),
+                                                          f"{label} ({k})", i, span, key=k)
+                    i += 1
         options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
                    for name, o in (d.get("options") or {}).items()}
@@ -310,10 +341,10 @@ class _Builder:
             winners=self.code(("end", "winners"), "condition"), score=end.get("score"),
             invariants={name: self.code(("invariants", name, "check"), "condition")
                         for name in (d.get("invariants") or {})},
-            examples=examples, rulebook=dict(game.get("rulebook") or {}),
             measures={name: Measure(name, m.get("label", name), self.code(("measures", name, "value"), "condition"),
                                     self.span("measures", name, key=True))
                       for name, m in (d.get("measures") or {}).items()},
+            examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
         )
         if self.errors:
             raise SpecError(self.errors)

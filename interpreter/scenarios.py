@@ -17,6 +17,8 @@ from .engine import Game, SetupError, State, Status
 from .model import Example, Spec
 
 _ZONE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:@([0-9]+))?$")
+# a variable, a keyed variable's value (`checks[fight]`), with an optional @seat
+_VAR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]+\])?)(?:@([0-9]+))?$")
 
 
 @dataclass(slots=True)
@@ -104,7 +106,7 @@ def _zone_id(game: Game, st: State, name: str) -> int:
 
 
 def _set_var(spec: Spec, st: State, name: str, value) -> None:
-    m = _ZONE.match(name.replace("turn.", ""))
+    m = _VAR.match(name.replace("turn.", ""))
     if name.startswith("turn."):
         v = spec.vars["turn"].get(name[5:])
         if v is None:

@@ -357,22 +357,16 @@ def test_diagnostics_are_sorted_by_position(tmp_path):
 
 
 # ---- known bugs -------------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="BUG: an int variable may start at `true` (bool is a subclass of int in "
-                                       "the E415 check)")
 def test_int_variable_cannot_start_at_true(tmp_path):
     path, _ = _edited(tmp_path, "pot: {type: int, start: 0, min: 0}", "pot: {type: int, start: true, min: 0}")
     assert [d.code for d in errors(path)] == ["E415"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: assigning to an unknown variable skips checking the value: errors "
-                                       "in it are hidden and the functions it calls get a false W403")
 def test_value_of_a_bad_assignment_is_still_checked(tmp_path):
     path, _ = _edited(tmp_path, "me.score += total_of(me)", "me.scor += total_of(me, 2)")
     assert sorted(d.code for d in diagnostics(path)) == ["E402", "E426"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a local bound by `let` in only one branch of an `if` is accepted; "
-                                       "it is unbound when the branch is not taken (the engine then crashes)")
 def test_local_bound_in_one_branch_only_is_an_error(tmp_path):
     path, _ = block_spec(tmp_path, "if card.points > 0:\n  let bonus = 1\npot += bonus")
     assert errors(path)

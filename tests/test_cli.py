@@ -67,8 +67,6 @@ def test_check_merged_prints_the_spec():
     assert r.exit_code == 0 and "name: Minimal" in r.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: rendering a diagnostic of a non-UTF-8 spec re-reads the file and "
-                                       "crashes (SourceCache.line catches OSError only): internal error, exit 70")
 def test_check_non_utf8_spec_without_crashing(tmp_path):
     path = os.path.join(tmp_path, "latin1.yaml")
     with open(path, "wb") as fh:

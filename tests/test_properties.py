@@ -26,7 +26,7 @@ BUDGET = 5_000  # steps: hundreds of turns, more than a STUN game with random ch
 DRAWN = 250  # choices drawn from hypothesis; later ones come from a seeded RNG (a game can be long)
 CHIPS = 25
 
-PROPERTY = settings(max_examples=40, deadline=None, database=None,
+PROPERTY = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 CHEAP = settings(PROPERTY, max_examples=25)
 
