@@ -121,6 +121,7 @@ class Game:
         self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
         self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
+                           [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
                             spec.winners.n_locals if spec.winners else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
@@ -170,6 +171,7 @@ class Game:
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
             until = c.condition(ph.until) if ph else None
+            again = c.condition(ph.while_) if ph else None
             start = c.program(f"phase {ph.name} start", ph.start) if ph else None
             endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
             name = ph.name if ph else None
@@ -204,8 +206,8 @@ class Game:
             ops.append(next_round)
             exit_ = len(ops)
 
-            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_):
-                if fr.L[k] >= repeat:
+            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
+                if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr.pc = exit_
             ops[head] = exit_test
             ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
@@ -392,7 +394,8 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
+                 "rig")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -429,6 +432,7 @@ class State:
         self.check = check
         self.hook = None
         self.quiet = 0  # turns since the last decision
+        self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -652,6 +656,8 @@ class State:
 
     def shuffle(self, z: int) -> None:
         self.rng.shuffle(self.zones[z])
+        if self.rig is not None:
+            self.rig(self, z)
         if self.log is not None:
             self.event("shuffle", zone=self.g.zone_name(z))
 
