@@ -254,15 +254,17 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
 @budget_opt
 def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers: int, as_json: bool, options,
             readings, agents, budget) -> None:
-    """Specs side by side (a game and its variants), each playing the same game seeds.
+    """Specs side by side (a game and its variants), each playing the same game seeds, with paired
+    intervals and a verdict for each against the first.
 
-    --option and --reading apply to every spec that declares that name.
+    --option and --reading apply to every spec that declares that name; SPEC::NAME=VALUE,... sets
+    options or readings for one column only (e.g. games/stun.yaml::win_chips=3).
     """
     from .compare import CompareError, change, compare as do_compare, show
     if len(specs) < 2:
         raise click.UsageError("compare needs two or more specs")
     for p in specs:
-        _load(p, {}, {}, budget)  # report spec errors before any game is played
+        _load(p.partition("::")[0], {}, {}, budget)  # report spec errors before any game is played
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -288,8 +290,14 @@ def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers
         t.add_row(r["label"], *[show(v, r["kind"]) for v in vals],
                   *[change(vals[0], v, r["kind"]) for v in vals[1:]])
     out.print(t)
+    for k, c in enumerate(cols[1:], start=1):
+        moved = [x for x in c["differences"] if x["lo"] > 0 or x["hi"] < 0]
+        style = _VERDICT_STYLE[c["verdict"]]
+        what = "; ".join(f"{x['measure']} {x['mean']:+.3g} [{x['lo']:+.3g}, {x['hi']:+.3g}]" for x in moved)
+        out.print(f"{chr(65 + k)} vs A: [{style}]{c['verdict']}[/{style}]" + (f" ({what})" if what else "")
+                  + " (paired 95% intervals, Bonferroni over measures)")
     for k, c in enumerate(cols):
-        given = {**opts, **reads}
+        given = {**opts, **reads, **c["settings"]}
         settings = ", ".join(f"{n}={v}" for n, v in {**c["options"], **c["readings"]}.items() if n in given)
         out.print(f"{chr(65 + k)} = {c['spec']}: {c['game']}" + (f" ({settings})" if settings else ""), markup=False)
     for c in cols:
