@@ -67,3 +67,20 @@ def test_cli_usage_errors():
     assert r.exit_code == 2 and "two or more specs" in r.output
     r = CliRunner().invoke(cli, ["compare", "games/stun.yaml", "games/stun-short.yaml", "-p", "3", "-o", "zzz=1"])
     assert r.exit_code == 2 and "no spec declares the option 'zzz'" in r.output
+
+
+def test_compare_verdicts_and_per_column_settings():
+    from interpreter.compare import compare as do_compare
+    d = do_compare(["tests/specs/race.yaml", "tests/specs/race.yaml", "tests/specs/race.yaml::target=8"], 2, 200, 4)
+    same, longer = d["specs"][1], d["specs"][2]
+    assert same["verdict"] == "immaterial"
+    assert all(x["mean"] == 0 for x in same["differences"])
+    assert longer["verdict"] == "material" and longer["settings"] == {"target": "8"}
+    turns = next(x for x in longer["differences"] if x["measure"] == "turns")
+    assert turns["lo"] > 0
+
+
+def test_compare_rejects_an_unknown_column_setting():
+    from interpreter.compare import CompareError, compare as do_compare
+    with pytest.raises(CompareError, match="no option or ambiguity 'nope'"):
+        do_compare(["tests/specs/race.yaml", "tests/specs/race.yaml::nope=1"], 2, 10, 1)
