@@ -532,7 +532,9 @@ class State:
                     while True:
                         fr = stack[-1]
                         if fr.prog.fn(self, fr):
-                            return self._after()
+                            if self.check:
+                                self._after()
+                            return
                 except EndTurn:
                     self.end_turn()
                 except EndGame:
@@ -582,7 +584,9 @@ class State:
             return self.finish()
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
-        self.tick()
+        self.steps += 1  # tick(), inline: this runs at every decision
+        if self.steps > g.budget:
+            self.tick()
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True
