@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     # Run as `python benchmarks/bench.py`, sys.path holds benchmarks/, not the repo.
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import stun_handwritten  # noqa: E402
+from benchmarks import stun_handwritten, stunt_academy_handwritten  # noqa: E402
 
 Baseline = Callable[..., dict]
 
@@ -51,6 +51,7 @@ class Benchmark:
 # Add a game here: its spec, its hand-written play function, the options to run.
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("stun", "games/stun.yaml", stun_handwritten.play, {"win_chips": 5}),
+    Benchmark("stunt-academy", "games/stunt-academy.yaml", stunt_academy_handwritten.play),
 )
 
 
@@ -112,7 +113,10 @@ def _run_hand(bench: Benchmark, players: int, seeds: list[int]) -> tuple[float, 
     start = time.process_time()
     for seed in seeds:
         r = play(players, seed, **options, readings=readings)
-        winners = () if r["winner"] is None else (r["winner"],)
+        if "winners" in r:  # a game with shared wins reports them all
+            winners = tuple(r["winners"])
+        else:
+            winners = () if r["winner"] is None else (r["winner"],)
         results.append((r["status"], winners, r["turns"], r["decisions"]))
     return time.process_time() - start, results
 

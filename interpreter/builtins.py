@@ -15,7 +15,6 @@ from typing import Any, Callable
 from .kinds import T
 
 Fn = Callable[[Any, list], Any]  # compiled expression: f(state, locals)
-NUMS = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
 PROP = "PROP"
 
 
@@ -114,6 +113,9 @@ def _bottom(a, t, p):
 
 def _first(a, t, p):
     coll = _cards(a[0], t[0])
+    if len(a) == 2:
+        n = a[1]
+        return lambda st, L: list(coll(st, L)[:max(0, n(st, L))])
 
     def first(st, L):
         items = coll(st, L)
@@ -121,6 +123,37 @@ def _first(a, t, p):
             raise RuleError("first of an empty list")
         return items[0]
     return first
+
+
+def _last(a, t, p):
+    coll = _cards(a[0], t[0])
+    if len(a) == 2:
+        n = a[1]
+
+        def last_n(st, L):
+            k = n(st, L)
+            return list(coll(st, L)[-k:]) if k > 0 else []
+        return last_n
+
+    def last(st, L):
+        items = coll(st, L)
+        if not items:
+            raise RuleError("last of an empty list")
+        return items[-1]
+    return last
+
+
+def _after(a, t, p):
+    coll, x = _cards(a[0], t[0]), a[1]
+
+    def after(st, L):
+        items = coll(st, L)
+        v = x(st, L)
+        for i, y in enumerate(items):
+            if y == v:
+                return list(items[i + 1:])
+        return []
+    return after
 
 
 def _seat(a, t, p):
@@ -168,8 +201,60 @@ def _range(a, t, p):
     return lambda st, L: list(range(lo(st, L), hi(st, L) + 1))
 
 
+def _position(a, t, p):
+    coll = _cards(a[0], t[0])
+    x = a[1]
+
+    def position(st, L):
+        items = coll(st, L)
+        v = x(st, L)
+        return items.index(v) + 1 if v in items else 0
+    return position
+
+
+def _top_sum(a, t, p):
+    coll = _cards(a[0], t[0])
+    get = _prop_getter(p[1])
+    k = a[2]
+
+    def top_sum(st, L):
+        n = k(st, L)
+        if n <= 0:
+            return 0
+        return sum(sorted(map(get(st), coll(st, L)), reverse=True)[:n])
+    return top_sum
+
+
+def _place_points(a, t, p):
+    coll = _cards(a[0], t[0])
+    get = _prop_getter(p[1])
+    table, who = a[2], a[3]
+
+    def place_points(st, L):
+        items = coll(st, L)
+        x = who(st, L)
+        if x not in items:
+            return 0
+        g = get(st)
+        mine = g(x)
+        above = tied = 0
+        for y in items:
+            v = g(y)
+            if v > mine:
+                above += 1
+            elif v == mine:
+                tied += 1
+        return sum(table(st, L)[above:above + tied]) // tied
+    return place_points
+
+
 def _elem(types: list) -> T:
     return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(types[0], T.ANY)
+
+
+def _elem_or_list(types: list) -> T:
+    """`first(list)` is an element, `first(list, n)` a list."""
+    return _same(types) if len(types) == 2 else _elem(types)
 
 
 def _same(types: list) -> T:
@@ -178,7 +263,6 @@ def _same(types: list) -> T:
 
 COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
 PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
-INT_ONLY = T.INT
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", (COLL,), lambda ts: T.INT, "How many cards in a zone or elements in a list.",
@@ -201,18 +285,38 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "top(draw)", _top),
     Builtin("bottom", (T.ZONE,), lambda ts: T.CARD, "The bottom card of a zone (an error if it is empty).",
             "bottom(draw)", _bottom),
-    Builtin("first", (COLL,), _elem, "The first element of a list, or the bottom card of a zone.",
-            "first(players)", _first),
+    Builtin("first", (COLL, T.INT), _elem_or_list,
+            "The first element of a list, or the bottom card of a zone; with a number n, the first n elements "
+            "(all of them when there are fewer).", "first(players) == seat(1) and count(first(draw, 3)) <= 3", _first,
+            min_args=1),
+    Builtin("last", (COLL, T.INT), _elem_or_list,
+            "The last element of a list, or the top card of a zone (an error if it is empty); with a number n, "
+            "the last n elements.", "last([c in draw where c.points > 0]) == top(draw)", _last, min_args=1),
+    Builtin("after", (COLL, T.ANY), _same,
+            "The elements that come after one element of a list; in a zone, the cards put on it later "
+            "(nothing when the element is not there).", "first(after(draw, bottom(draw)), 4)", _after),
     Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
     Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player to the left (the next seat).", "next(me)", _next),
     Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),
     Builtin("contains", (COLL, T.ANY), lambda ts: T.BOOL, "Whether a zone or list holds an element.",
             "contains(others, me)", _contains),
-    Builtin("max", (T.INT, T.INT), lambda ts: T.INT, "The larger of numbers.", "max(me.ap + 3, 9)", _minmax(max)),
-    Builtin("min", (T.INT, T.INT), lambda ts: T.INT, "The smaller of numbers.", "min(me.ap + 3, 9)", _minmax(min)),
+    Builtin("max", (T.INT, T.INT), lambda ts: T.INT, "The larger of numbers.", "max(me.chips - 1, 0)", _minmax(max)),
+    Builtin("min", (T.INT, T.INT), lambda ts: T.INT, "The smaller of numbers.", "min(me.chips + 1, 5)", _minmax(min)),
     Builtin("abs", (T.INT,), lambda ts: T.INT, "The size of a number without its sign.", "abs(0 - 2)", _abs),
     Builtin("range", (T.INT, T.INT), lambda ts: T.INTS, "The numbers from the first to the second, both included.",
             "range(1, 3)", _range),
+    Builtin("position", (COLL, T.ANY), lambda ts: T.INT,
+            "Where an element stands in a list, counted from 1; in a zone, from the bottom card (an ordered row: "
+            "position 1 is its first space). 0 when it is not there.", "position(draw, top(draw))", _position),
+    Builtin("top_sum", (PICKABLE, PROP, T.INT), lambda ts: T.INT,
+            "The total of the largest values of a property: the best `k` cards or players together "
+            "(all of them when there are fewer; 0 when `k` is 0 or less).", "top_sum(me.held, points, 2)", _top_sum),
+    Builtin("place_points", (PICKABLE, PROP, T.INTS, T.ANY), lambda ts: T.INT,
+            "Points by placing: rank a list by a property (largest first) and give the place points of a table "
+            "(first place, second place, ...) to one of its elements. Tied elements share their places: the "
+            "points of those places are summed and divided among them, rounded down. Places beyond the table "
+            "score 0; an element not in the list scores 0.", "place_points(players, chips, [5, 3, 1], me)",
+            _place_points),
 ]}
 
 # Names every spec can use without declaring them, with what they mean.

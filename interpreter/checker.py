@@ -39,6 +39,7 @@ class _Scope:
         self.n = 0
         self.allow_end_turn = allow_end_turn
         self.allow_effects = allow_effects
+        self.bound: set[int] = set()  # slots that surely hold a value at this point of the code
 
     def lookup(self, name: str) -> tuple[int, T] | None:
         for f in reversed(self.frames):
@@ -46,10 +47,12 @@ class _Scope:
                 return f[name]
         return None
 
-    def bind(self, name: str, ty: T) -> int:
+    def bind(self, name: str, ty: T, bound: bool = True) -> int:
         slot = self.n
         self.n += 1
         self.frames[-1][name] = (slot, ty)
+        if bound:
+            self.bound.add(slot)
         return slot
 
     def names(self) -> list[str]:
@@ -112,6 +115,8 @@ class Checker:
                     self.block(c, allow_end_turn=False)
             if ph.until:
                 self.condition(ph.until, T.BOOL)
+            if ph.while_:
+                self.condition(ph.while_, T.BOOL)
         for a in s.actions.values():
             self.action(a)
         for pr in s.procedures.values():
@@ -135,6 +140,8 @@ class Checker:
                 self.condition(c, ty)
         for c in s.invariants.values():
             self.condition(c, T.BOOL)
+        for m in s.measures.values():
+            self.condition(m.value, frozenset({T.INT, T.BOOL}))
         if s.heuristic:
             self.condition(s.heuristic, T.INT)  # evaluated once per player, with `me` bound to that player
         for ex in s.examples.values():
@@ -162,7 +169,7 @@ class Checker:
                 if missing:
                     self.error("E412", f"card '{c.name}' has no value for {', '.join(missing)}",
                                s.doc.span(("components", "cards", c.name, "props"), key=True),
-                               hint="every card type gives a value for every property")
+                               hint="give every card type a value, or a default under `components.defaults`")
         for p, values in self.prop_values.items():
             if len({_value_type(v) for v in values}) > 1:
                 self.error("E412", f"card property '{p}' mixes numbers and texts",
@@ -182,19 +189,29 @@ class Checker:
                 self.error("E414", f"ambiguity '{a.name}': default '{a.default}' is not one of its interpretations",
                            s.doc.span(("ambiguities", a.name, "default")),
                            hint=did_you_mean(a.default, a.interpretations))
+        for scope, kvs in s.keyed.items():
+            for kv in kvs.values():
+                if len({isinstance(k, int) for k in kv.keys}) > 1:
+                    self.error("E415", f"variable '{kv.name}': keys are all texts or all numbers",
+                               s.doc.span(("state", scope, kv.name, "keys")))
         for scope, vs in s.vars.items():
             for v in vs.values():
-                if v.type == "int" and not isinstance(v.start, int) or v.type == "bool" and not isinstance(v.start, bool):
-                    self.error("E415", f"variable '{v.name}' is {v.type} but starts at {v.start!r}",
-                               s.doc.span(("state", scope, v.name, "start")))
+                if v.key is not None and v.key != s.keyed[scope][v.name.split("[")[0]].keys[0]:
+                    continue  # the keys of one keyed variable share one declaration
+                name = v.name.split("[")[0]
+                if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
+                        or v.type == "bool" and not isinstance(v.start, bool)):
+                    self.error("E415", f"variable '{name}' is {v.type} but starts at {v.start!r}",
+                               s.doc.span(("state", scope, name, "start")))
                 if v.min is not None and v.max is not None and v.min > v.max:
-                    self.error("E415", f"variable '{v.name}': min is more than max", v.span)
+                    self.error("E415", f"variable '{name}': min is more than max", v.span)
                 if isinstance(v.start, int) and not isinstance(v.start, bool) and (
                         v.min is not None and v.start < v.min or v.max is not None and v.start > v.max):
-                    self.error("E415", f"variable '{v.name}' starts outside its bounds",
-                               s.doc.span(("state", scope, v.name, "start")))
+                    self.error("E415", f"variable '{name}' starts outside its bounds",
+                               s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
-        for kind, table in (("zone", s.zones), ("global variable", s.vars["global"]), ("procedure", s.procedures),
+        for kind, table in (("zone", s.zones), ("global variable", {**s.vars["global"], **s.keyed["global"]}),
+                            ("procedure", s.procedures),
                             ("function", s.functions)):
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
@@ -212,9 +229,9 @@ class Checker:
                 if a not in s.actions:
                     self.error("E409", f"unknown action '{a}'", span,
                                hint=did_you_mean(a, s.actions) or "declare it under `actions:`")
-        if s.score is not None and s.score not in s.vars["player"]:
+        if s.score is not None and (s.score not in s.vars["player"] or "[" in s.score):
             self.error("E417", f"end.score must be a player variable, '{s.score}' is not",
-                       s.doc.span(("end", "score")), hint=did_you_mean(s.score, s.vars["player"]))
+                       s.doc.span(("end", "score")), hint=did_you_mean(s.score, self.var_names("player")))
         for tr in s.triggers.values():
             if tr.zone not in s.zones:
                 self.error("E418", f"trigger '{tr.name}' watches unknown zone '{tr.zone}'",
@@ -263,17 +280,20 @@ class Checker:
         sc = _Scope(a.do, True, True)
         if a.when and a.when.ast is not None:
             self.expect_type(a.when, self.expr(a.when.ast, a.when, _Scope(a.when, False, False)), T.BOOL, a.when.ast)
-        for pname, pcode in a.params.items():
-            if pcode.ast is None:
-                continue
-            psc = sc
-            psc.code = pcode
-            ty = self.expr(pcode.ast, pcode, psc)
-            if ty not in COLLECTIONS and ty is not T.ANY:
-                self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
-                           pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
-                ty = T.ANY
-            sc.bind(pname, ELEMENT.get(ty, T.ANY))
+        # The engine passes the chosen parameters in slots 0..k-1, so they are
+        # reserved before any parameter's expression (a filter) takes a slot.
+        sc.n = len(a.params)
+        for k, (pname, pcode) in enumerate(a.params.items()):
+            ty = T.ANY
+            if pcode.ast is not None:
+                sc.code = pcode
+                ty = self.expr(pcode.ast, pcode, sc)
+                if ty not in COLLECTIONS and ty is not T.ANY:
+                    self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
+                               pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
+                    ty = T.ANY
+            sc.frames[-1][pname] = (k, ELEMENT.get(ty, T.ANY))
+            sc.bound.add(k)
         sc.code = a.do
         self.stmts(a.do, sc, a.do.ast)
         n = sc.n
@@ -328,21 +348,28 @@ class Checker:
             if old != ty and T.ANY not in (old, ty):
                 self.error("E423", f"'{st.name}' was {word(old)}, cannot become {word(ty)}", code, st.value.pos)
             st.slot = slot
+            sc.bound.add(slot)
         else:
             st.slot = sc.bind(st.name, ty)
 
     def _global_name(self, name: str) -> bool:
         s = self.spec
-        return name in s.vars["global"] or name in self.szones
+        return name in s.vars["global"] or name in s.keyed["global"] or name in self.szones
+
+    def var_names(self, scope: str) -> list[str]:
+        """Variable names as written in rules (a keyed variable once, without its keys)."""
+        return [n for n in self.spec.vars[scope] if "[" not in n] + list(self.spec.keyed[scope])
 
     def s_Assign(self, code, sc, st: N.Assign) -> None:
         t = st.target
         tt = self.expr(t, code, sc)
         ref = getattr(t, "ref", None)
-        if isinstance(t, N.Index) or ref is None or ref[0] not in ("local", "gvar", "pvar", "tvar"):
+        keyed = isinstance(t, N.Index) and ref is not None and ref[0] == "keyed"
+        if not keyed and (isinstance(t, N.Index) or ref is None or ref[0] not in ("local", "gvar", "pvar", "tvar")):
             if tt is not T.ANY:
                 self.error("E424", "only variables can be assigned", code, t.pos,
                            hint="assign a local, a global, a player or a turn variable")
+            self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
         if st.op in ("+=", "-="):
@@ -414,11 +441,24 @@ class Checker:
         st.slot = found[0] if found else sc.bind(st.name, T.CARDS)
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "where")
 
-    def s_If(self, code, sc, st: N.If) -> None:
-        for cond, body in st.branches:
-            self.expect_type(code, self.expr(cond, code, sc), T.BOOL, cond, "if")
+    def _branches(self, code, sc, bodies: list, exhaustive: bool) -> None:
+        """Check alternative bodies; afterwards a local is bound only if every way through binds it."""
+        before = set(sc.bound)
+        after: list[set[int]] = []
+        for body in bodies:
+            sc.bound = set(before)
             self.stmts(code, sc, body)
-        self.stmts(code, sc, st.orelse)
+            if not _ends_turn(body):
+                after.append(sc.bound)
+        if not exhaustive:
+            after.append(before)
+        sc.bound = set.intersection(*after) if after else before
+
+    def s_If(self, code, sc, st: N.If) -> None:
+        for cond, _body in st.branches:
+            self.expect_type(code, self.expr(cond, code, sc), T.BOOL, cond, "if")
+        bodies = [body for _c, body in st.branches] + ([st.orelse] if st.orelse else [])
+        self._branches(code, sc, bodies, exhaustive=st.orelse is not None)
 
     def s_ForEach(self, code, sc, st: N.ForEach) -> None:
         ty = self.expr(st.coll, code, sc)
@@ -426,24 +466,27 @@ class Checker:
         sc.frames.append({})
         st.slot = sc.bind(st.var, ELEMENT.get(ty, T.ANY))
         sc.n += 2  # hidden slots: the list being walked and the position in it
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)  # the body may run no time at all
         sc.frames.pop()
 
     def s_Repeat(self, code, sc, st: N.Repeat) -> None:
         self.expect_type(code, self.expr(st.count, code, sc), T.INT, st.count, "repeat")
         st.slot = sc.n  # hidden slot: iterations left
         sc.n += 1
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)
 
     def s_While(self, code, sc, st: N.While) -> None:
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "while")
-        self.stmts(code, sc, st.body)
+        self._branches(code, sc, [st.body], exhaustive=False)
 
     def s_ChooseOption(self, code, sc, st: N.ChooseOption) -> None:
         self._by(code, sc, st.by)
         if st.prompt:
             self.expr(st.prompt, code, sc)
+        before = set(sc.bound)
+        after: list[set[int]] = []  # exactly one option runs (no open option stalls the game)
         for opt in st.options:
+            sc.bound = set(before)
             sc.frames.append({})
             if opt.var is not None:
                 ty = self.expr(opt.coll, code, sc)
@@ -454,6 +497,9 @@ class Checker:
                 self.expect_type(code, self.expr(opt.cond, code, sc), T.BOOL, opt.cond, "when")
             self.stmts(code, sc, opt.body)
             sc.frames.pop()
+            if not _ends_turn(opt.body):
+                after.append(sc.bound)
+        sc.bound = set.intersection(*after) if after else before
 
     # -- expressions ---------------------------------------------------------
     def expect_type(self, code: Code, actual: T, want, node: N.Node, what: str | None = None) -> None:
@@ -486,6 +532,9 @@ class Checker:
         found = sc.lookup(e.id)
         if found is not None:
             e.ref = ("local", found[0])
+            if found[0] not in sc.bound:
+                self.error("E428", f"'{e.id}' may have no value here", code, e.pos,
+                           hint="it is set with `let` on some paths only: set it before the `if`, or on every path")
             return found[1]
         if e.id in SPECIAL_NAMES:
             e.ref = (e.id,)
@@ -500,17 +549,19 @@ class Checker:
         if e.id in NAMESPACES:
             self.error("E401", f"'{e.id}' needs a field: {NAMESPACES[e.id]}", code, e.pos)
             return T.ANY
-        if e.id in self.pzones or e.id in s.vars["player"]:
+        if e.id in s.keyed["global"]:
+            return self._needs_key(code, e, s.keyed["global"][e.id], e.id)
+        if e.id in self.pzones or e.id in s.vars["player"] or e.id in s.keyed["player"]:
             self.error("E401", f"'{e.id}' belongs to each player; say whose", code, e.pos,
                        hint=f"write `me.{e.id}` or `p.{e.id}`")
             return T.ANY
-        if e.id in s.vars["turn"]:
+        if e.id in s.vars["turn"] or e.id in s.keyed["turn"]:
             self.error("E401", f"'{e.id}' is a turn variable", code, e.pos, hint=f"write `turn.{e.id}`")
             return T.ANY
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
-        cands = sc.names() + list(SPECIAL_NAMES) + list(s.vars["global"]) + list(self.szones)
+        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones)
         hint = did_you_mean(e.id, cands)
         if hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
@@ -536,8 +587,10 @@ class Checker:
                 e.ref = ("reading", e.name)
                 return T.STR
             v = s.vars["turn"].get(e.name)
+            if e.name in s.keyed["turn"]:
+                return self._needs_key(code, e, s.keyed["turn"][e.name], f"turn.{e.name}")
             if v is None:
-                return self._unknown(code, e, "turn variable", s.vars["turn"])
+                return self._unknown(code, e, "turn variable", self.var_names("turn"))
             e.ref = ("tvar", v.index)
             return T.INT if v.type == "int" else T.BOOL
         ot = self.expr(e.obj, code, sc)
@@ -546,13 +599,15 @@ class Checker:
                 v = s.vars["player"][e.name]
                 e.ref = ("pvar", v.index)
                 return T.INT if v.type == "int" else T.BOOL
+            if e.name in s.keyed["player"]:
+                return self._needs_key(code, e, s.keyed["player"][e.name], f"p.{e.name}")
             if e.name in self.pzones:
                 e.ref = ("pzone", self.pzones[e.name].index)
                 return T.ZONE
             if e.name == "seat":
                 e.ref = ("seat",)
                 return T.INT
-            return self._unknown(code, e, "player variable or zone", list(s.vars["player"]) + list(self.pzones) + ["seat"])
+            return self._unknown(code, e, "player variable or zone", self.var_names("player") + list(self.pzones) + ["seat"])
         if ot is T.CARD:
             if e.name in self.prop_types:
                 e.ref = ("prop", e.name)
@@ -572,7 +627,46 @@ class Checker:
                    hint=did_you_mean(e.name, names) or (f"known: {', '.join(names)}" if names else f"no {what} is declared"))
         return T.ANY
 
+    def _needs_key(self, code, e: N.Expr, kv, written: str) -> T:
+        key = kv.keys[0]
+        shown = f'"{key}"' if isinstance(key, str) else str(key)
+        self.error("E436", f"'{kv.name}' holds one value per key; say which", code, e.pos,
+                   hint=f"write `{written}[{shown}]` (keys: {', '.join(map(str, kv.keys))})")
+        return T.ANY
+
+    def _keyed(self, obj: N.Expr, code, sc):
+        """The keyed variable `obj` names (as `x`, `turn.x` or `p.x`) and its owner expression, if any."""
+        s = self.spec
+        if isinstance(obj, N.Name):
+            if sc.lookup(obj.id) is None and obj.id in s.keyed["global"]:
+                obj.ty = T.ANY
+                return s.keyed["global"][obj.id], None
+            return None, None
+        if not isinstance(obj, N.Attr):
+            return None, None
+        if isinstance(obj.obj, N.Name) and obj.obj.id in NAMESPACES and sc.lookup(obj.obj.id) is None:
+            if obj.obj.id == "turn" and obj.name in s.keyed["turn"]:
+                obj.ty = obj.obj.ty = T.ANY
+                return s.keyed["turn"][obj.name], None
+            return None, None
+        if obj.name in s.keyed["player"]:
+            ot = self.expr(obj.obj, code, sc)
+            if ot in (T.PLAYER, T.ANY):
+                obj.ty = T.ANY
+                return s.keyed["player"][obj.name], obj.obj
+        return None, None
+
     def e_Index(self, e: N.Index, code, sc) -> T:
+        kv, _owner = self._keyed(e.obj, code, sc)
+        if kv is not None:
+            want = T.INT if isinstance(kv.keys[0], int) else T.STR
+            self.expect_type(code, self.expr(e.key, code, sc), want, e.key, f"a key of '{kv.name}'")
+            if isinstance(e.key, (N.Str, N.Int)) and e.key.value not in kv.keys:
+                keys = [str(k) for k in kv.keys]
+                self.error("E405", f"'{e.key.value}' is not a key of '{kv.name}'", code, e.key.pos,
+                           hint=did_you_mean(str(e.key.value), keys) or f"keys: {', '.join(keys)}")
+            e.ref = ("keyed", kv.scope, kv.name)
+            return T.INT if kv.type == "int" else T.BOOL
         ot = self.expr(e.obj, code, sc)
         self.expect_type(code, self.expr(e.key, code, sc), T.INT, e.key, "a position")
         if ot not in COLLECTIONS:
@@ -637,7 +731,8 @@ class Checker:
             v = self.spec.vars["player"].get(a.id)
             if v is None or v.type != "int":
                 self.error("E434", f"'{a.id}' is not a number variable of players", code, a.pos,
-                           hint=did_you_mean(a.id, [n for n, v in self.spec.vars["player"].items() if v.type == "int"]))
+                           hint=did_you_mean(a.id, [n for n, v in self.spec.vars["player"].items()
+                                                        if v.type == "int" and "[" not in n]))
                 return T.ANY
             a.ref = ("pvar", v.index)
         elif coll is not T.ANY:
@@ -738,6 +833,11 @@ class Checker:
             self.error("E431", f"both sides of `if ... else` must be the same kind: {word(a)} and {word(b)}", code, e.pos)
             return T.ANY
         return a
+
+
+def _ends_turn(body: list) -> bool:
+    """A body that ends with `end turn`/`end game` never falls through to what follows."""
+    return bool(body) and isinstance(body[-1], (N.EndTurn, N.EndGame))
 
 
 def check(spec: Spec) -> Iterator[Diagnostic]:

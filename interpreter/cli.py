@@ -21,7 +21,8 @@ from . import api
 from .diagnostics import Severity, SourceCache, SpecError, render
 from .engine import SetupError, Status
 
-out = Console(highlight=False, soft_wrap=True)
+# A table piped to a file or another program gets room instead of 80 columns.
+out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -121,10 +122,23 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
             if merged:
-                import yaml
-                out.print(yaml.safe_dump(spec.doc.data, sort_keys=False, allow_unicode=True), markup=False)
+                out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:
         sys.exit(1)
+
+
+def _dump_yaml(data: Any) -> str:
+    """YAML as a person writes it: rule text as `|` blocks, keys in the spec's order."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value: str):
+        style = "|" if "\n" in value and all(not ln.endswith(" ") for ln in value.split("\n")) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    Dumper.add_representer(str, text)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 @cli.command()
@@ -165,15 +179,24 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
 @click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
 @seed_opt
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
+@click.option("--address", default=None, help="Ray cluster address (e.g. auto, ray://host:10001); none starts a local Ray.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @option_opt
 @reading_opt
 @agent_opt
 @budget_opt
-def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_json: bool, options, readings, agents,
-             budget) -> None:
+def simulate(spec: str, players: int, games: int, seed: int, workers: int, backend: str, address: str | None,
+             as_json: bool, options, readings, agents, budget) -> None:
     """Play many games and report statistics."""
-    from .runner import GameSpec, sweep
+    from .runner import GameSpec, sweep, use_backend
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise Failed("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    use_backend(backend, address)
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     game = _load(spec, opts, reads, budget)
     if not game.spec.min_players <= players <= game.spec.max_players:
@@ -185,7 +208,7 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, as_js
         task = progress.add_task("games", total=games)
         stats = sweep(gs, players, games, seed, workers, lambda k: progress.advance(task, k), game=game)
     d = stats.as_dict()
-    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers,
+    d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers, "backend": backend,
          "options": game.options, "readings": game.readings, **d}
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))
@@ -207,6 +230,8 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
         t.add_row("winning margin (mean)", f"{d['margin']['mean']:.2f}")
     for i, w in enumerate(d["wins"]):
         t.add_row(f"wins P{i + 1}", f"{w:.1%}")
+    for name, m in d["measures"].items():
+        t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}")
     t.add_row("seconds", f"{d['seconds']:.2f}")
     t.add_row("games per second", f"{d['games_per_second']:.0f}" if d["games_per_second"] else "-")
     out.print(t)
@@ -217,6 +242,73 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
                   + "".join(f" {k}={v}" for k, v in flags.items()), markup=False)
     for e in d["error_samples"][:3]:
         out.print(f"error in game with seed {e['seed']}: {e['reason']}", markup=False)
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, required=True)
+@players_opt
+@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
+@seed_opt
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@option_opt
+@reading_opt
+@agent_opt
+@budget_opt
+def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers: int, as_json: bool, options,
+            readings, agents, budget) -> None:
+    """Specs side by side (a game and its variants), each playing the same game seeds, with paired
+    intervals and a verdict for each against the first.
+
+    --option and --reading apply to every spec that declares that name; SPEC::NAME=VALUE,... sets
+    options or readings for one column only (e.g. games/stun.yaml::win_chips=3).
+    """
+    from .compare import CompareError, change, compare as do_compare, show
+    if len(specs) < 2:
+        raise click.UsageError("compare needs two or more specs")
+    for p in specs:
+        _load(p.partition("::")[0], {}, {}, budget)  # report spec errors before any game is played
+    opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=games * len(specs))
+        try:
+            d = do_compare(list(specs), players, games, seed, workers, opts, reads, budget, _agents(agents, players),
+                           lambda k: progress.advance(task, k))
+        except (CompareError, SetupError) as exc:
+            raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(d, sort_keys=False))
+        return
+    cols = d["specs"]
+    t = Table(title=f"{games} games per spec, {players} players, seed {seed}: the same game seeds for every spec; "
+                    f"measures are means per finished game", title_justify="left")
+    t.add_column("measure")
+    for k, c in enumerate(cols):
+        t.add_column(chr(65 + k), justify="right")
+    for k in range(1, len(cols)):
+        t.add_column(f"{chr(65 + k)} - A", justify="right")
+    for r in d["rows"]:
+        vals = r["values"]
+        t.add_row(r["label"], *[show(v, r["kind"]) for v in vals],
+                  *[change(vals[0], v, r["kind"]) for v in vals[1:]])
+    out.print(t)
+    for k, c in enumerate(cols[1:], start=1):
+        moved = [x for x in c["differences"] if x["lo"] > 0 or x["hi"] < 0]
+        style = _VERDICT_STYLE[c["verdict"]]
+        what = "; ".join(f"{x['measure']} {x['mean']:+.3g} [{x['lo']:+.3g}, {x['hi']:+.3g}]" for x in moved)
+        out.print(f"{chr(65 + k)} vs A: [{style}]{c['verdict']}[/{style}]" + (f" ({what})" if what else "")
+                  + " (paired 95% intervals, Bonferroni over measures)")
+    for k, c in enumerate(cols):
+        given = {**opts, **reads, **c["settings"]}
+        settings = ", ".join(f"{n}={v}" for n, v in {**c["options"], **c["readings"]}.items() if n in given)
+        out.print(f"{chr(65 + k)} = {c['spec']}: {c['game']}" + (f" ({settings})" if settings else ""), markup=False)
+    for c in cols:
+        if c["stalled_seeds"]:
+            out.print(f"{c['spec']}: stalled games (a finding about the rules), e.g. seed {c['stalled_seeds'][0]}",
+                      markup=False)
+        for e in c["error_samples"][:3]:
+            out.print(f"{c['spec']}: error in game with seed {e['seed']}: {e['reason']}", markup=False)
 
 
 @cli.command("test")
@@ -276,15 +368,143 @@ def replay(log: str, spec_path: str | None) -> None:
 
 @cli.command()
 @click.argument("spec")
-def explain(spec: str) -> None:
-    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes."""
+@click.option("--measure", is_flag=True, help="Also measure every ambiguity (the lab) and show its verdict.")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=None, help="Players for --measure.")
+@click.option("--games", "-g", type=click.IntRange(10), default=500, show_default=True, help="Games for --measure.")
+@seed_opt
+def explain(spec: str, measure: bool, players: int | None, games: int, seed: int) -> None:
+    """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes, and which
+    rulebook paragraphs no rule encodes."""
     from .explain import explain as do_explain
+    if not os.path.exists(spec):
+        raise Failed(f"{spec}: no such file")
     try:
         s, _ = api.load_spec(spec)
     except SpecError as exc:
         _show_diagnostics(exc.diagnostics)
         raise Failed(f"{spec}: the spec has errors") from None
-    click.echo(do_explain(s))
+    verdicts = None
+    if measure and s.ambiguities:
+        from .lab import ambiguity_lab
+        n = players or max(s.min_players, 2)
+        progress, update = _lab_progress("measuring")
+        with progress:
+            rep = ambiguity_lab(spec, n, games, seed, progress=update)
+        verdicts = {a.name: (a.verdict, {r.interpretation: r.verdict for r in a.readings}) for a in rep.ambiguities}
+    click.echo(do_explain(s, verdicts))
+
+
+def _lab_progress(label: str):
+    progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        console=err, transient=True, disable=not err.is_terminal)
+    task = progress.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+    return progress, update
+
+
+def _fmt_iv(iv, pct: bool = False) -> str:
+    if iv is None:
+        return "-"
+    if pct:
+        return f"{iv.mean:+.1%} [{iv.lo:+.1%}, {iv.hi:+.1%}]"
+    return f"{iv.mean:+.2f} [{iv.lo:+.2f}, {iv.hi:+.2f}]"
+
+
+def _key_intervals(intervals) -> dict:
+    by = {i.measure: i for i in intervals}
+    wins = [i for i in intervals if i.measure.startswith("win ")]
+    top_win = max(wins, key=lambda i: abs(i.mean), default=None)
+    return {"turns": by.get("turns"), "win": top_win, "stalled": by.get("stalled"), "margin": by.get("margin"),
+            "errors": by.get("errors")}
+
+
+_VERDICT_STYLE = {"material": "bold red", "immaterial": "green", "unreachable": "yellow", "baseline": "bold"}
+
+
+@cli.command()
+@click.argument("spec")
+@players_opt
+@click.option("--games", "-g", type=click.IntRange(10), default=1000, show_default=True,
+              help="Games per interpretation (the same seeds for each).")
+@seed_opt
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--precision", type=click.FloatRange(0.0005, 1.0), default=None,
+              help="Instead of a fixed --games: play until every share/rate interval is narrower than "
+                   "+-P, and game length within +-P x its mean.")
+@click.option("--max-games", type=click.IntRange(10), default=100_000, show_default=True)
+@click.option("--only", multiple=True, metavar="AMBIGUITY", help="Measure only these ambiguities.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write an HTML report with plots.")
+@option_opt
+def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, precision, max_games, only,
+                as_json: bool, report_dir, options) -> None:
+    """Every ambiguity, and what each of its interpretations changes (paired seeds, 95% intervals)."""
+    from .lab import ambiguity_lab
+    opts = _pairs(options, "--option")
+    game = _load(spec, opts, {})
+    unknown = [a for a in only if a not in game.spec.ambiguities]
+    if unknown:
+        raise click.UsageError(f"--only: unknown ambiguity '{unknown[0]}' (known: {', '.join(game.spec.ambiguities)})")
+    if not game.spec.min_players <= players <= game.spec.max_players:
+        raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players")
+    if not game.spec.ambiguities:
+        out.print(f"{spec}: the spec declares no ambiguities", markup=False)
+        return
+    progress, update = _lab_progress("measuring")
+    with progress:
+        rep = ambiguity_lab(spec, players, games, seed, options=opts, workers=workers, precision=precision,
+                            max_games=max_games, only=list(only) or None, progress=update)
+    if report_dir:
+        from .report import write_lab_report
+        path = write_lab_report(rep, report_dir)
+        err.print(f"report written to {path}", markup=False)
+    if as_json:
+        click.echo(json.dumps(rep.as_dict()))
+        return
+    b = rep.baseline
+    out.print(f"{game.spec.name}: {rep.games} games per interpretation, {players} players, seed {seed}"
+              + (f" (ran until +-{precision} precision)" if precision else ""), markup=False)
+    out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
+              f"{b['turns_mean']} turns on average", markup=False)
+    t = Table(title_justify="left", title="difference from the default, 95% intervals (Bonferroni over measures)")
+    for col in ("ambiguity", "interpretation", "verdict", "turns", "largest win-share change", "stalled", "margin"):
+        t.add_column(col)
+    for a in rep.ambiguities:
+        for k, r in enumerate(a.readings):
+            iv = _key_intervals(r.intervals)
+            win = iv["win"]
+            style = _VERDICT_STYLE[r.verdict]
+            t.add_row(a.name if k == 0 else "", r.interpretation, f"[{style}]{r.verdict}[/{style}]",
+                      _fmt_iv(iv["turns"]) if r.verdict != "unreachable" else "-",
+                      f"{win.measure[4:]} {_fmt_iv(win, True)}" if win and r.verdict != "unreachable" else "-",
+                      _fmt_iv(iv["stalled"], True) if r.verdict != "unreachable" else "-",
+                      _fmt_iv(iv["margin"]) if iv["margin"] and r.verdict != "unreachable" else "-")
+    out.print(t)
+    for a in rep.ambiguities:
+        out.print(f"{a.name}: [{_VERDICT_STYLE[a.verdict]}]{a.verdict}[/{_VERDICT_STYLE[a.verdict]}]"
+                  f" (default: {a.default})")
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=None, help="Players (default: the minimum).")
+@click.option("--games", "-g", type=click.IntRange(1), default=300, show_default=True)
+@seed_opt
+@option_opt
+@reading_opt
+def lint(spec: str, players: int | None, games: int, seed: int, options, readings) -> None:
+    """Findings nobody wrote down: rules that never ran, stalls, broken invariants (as warnings)."""
+    from .lint import lint as do_lint
+    opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
+    game = _load(spec, opts, reads)
+    n = players or max(game.spec.min_players, 2)
+    if not game.spec.min_players <= n <= game.spec.max_players:
+        raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players")
+    diags = do_lint(spec, n, games, seed, opts, reads)
+    _show_diagnostics(diags)
+    out.print(f"{spec}: {len(diags)} finding(s) in {games} games with {n} players", markup=False)
 
 
 @cli.command()

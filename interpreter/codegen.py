@@ -40,12 +40,20 @@ class PyGen:
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_top": _top, "Frame": comp.frame_class,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
+                                   "_first": _first, "_seat": _seat, "_key": _key, "Frame": comp.frame_class,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
         self._proc_fns: dict[str, str] = {}
         self._inlining: set[str] = set()
+        # Coverage mode (lint, the ambiguity lab): count every rule, branch, option and reading used.
+        self.coverage = comp.coverage
+        self.points: list[tuple[str, str, Any]] = []  # (kind, what, span)
+        self.COV: list[int] = []
+        self.ns["COV"] = self.COV
+        self.codes: list[Any] = []  # the Code being compiled, for positions
+        self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
 
     # -- tables ----------------------------------------------------------------
@@ -79,6 +87,29 @@ class PyGen:
                 return frame[slot]
         return f"L[{slot}]"
 
+    # -- coverage -------------------------------------------------------------------
+    def hit(self, kind: str, what: str, node: N.Node | None) -> list[str]:
+        """A counter line for one coverage point (nothing when not measuring).
+
+        A branch whose condition reads an ambiguity or an option is recorded
+        as `branch:reading` / `branch:option`: it is meant to run only under
+        some readings, so lint does not call it dead.
+        """
+        if not self.coverage:
+            return []
+        if kind == "branch" and node is not None:
+            conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+            refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+            kind = "branch:reading" if "reading" in refs else "branch:option" if "option" in refs else kind
+        elif self._guards and kind != "reading":
+            kind = f"{kind}:{self._guards[-1]}"  # inside a branch that only some readings take
+        code = self.codes[-1] if self.codes else None
+        span = code.text.locate(*node.pos) if code is not None and node is not None else (
+            code.span if code is not None else None)
+        self.points.append((kind, what, span))
+        self.COV.append(0)
+        return [f"COV[{len(self.COV) - 1}] += 1"]
+
     # -- expressions -------------------------------------------------------------
     def expr(self, e: N.Expr) -> str:
         c = self.comp.const(e)
@@ -87,18 +118,23 @@ class PyGen:
         m = getattr(self, "x_" + type(e).__name__, None)
         src = m(e) if m else None
         if src is None:  # not handled here: call the closure version
-            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals()})"
+            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals(e)})"
         return src
 
-    def _frame_locals(self) -> str:
-        """`L` as the closure version expects it, with Python-local bindings put back."""
+    def _frame_locals(self, e: N.Expr | None = None) -> str:
+        """`L` as the closure version expects it, with Python-local bindings put back.
+
+        It is long enough for the slots the closure itself writes (a filter's
+        element), also where the generated code has no list (`L = None` in a
+        function)."""
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        if not mapped:
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, N.Filter)), default=-1) if e is not None else 0
+        if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
-        return f"_L(L, ({pairs},))"
+        return f"_L(L, ({pairs}{',' if pairs else ''}), {int(need)})"
 
     def coll(self, e: N.Expr) -> str:
         src = self.expr(e)
@@ -124,6 +160,9 @@ class PyGen:
 
     def x_Attr(self, e: N.Attr) -> str | None:
         kind = e.ref[0]
+        if kind == "reading":  # only reached in coverage mode (otherwise a constant)
+            line = self.hit("reading", e.name, e)[0]
+            return f"_seen(COV, {int(line[4:line.index(']')])}, {self.k(self.comp.readings[e.name])})"
         if kind == "tvar":
             return f"st.tvars[{int(e.ref[1])}]"
         obj = self.expr(e.obj)
@@ -139,10 +178,33 @@ class PyGen:
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
         return None
 
+    def x_Index(self, e: N.Index) -> str | None:
+        if e.ref is None:
+            return None  # a position in a list: the closure version checks its bounds
+        row, slot = self._keyed(e)
+        return f"{row}[{slot}]"
+
+    def _keyed(self, e: N.Index) -> tuple[str, str]:
+        """`x[key]` of a keyed variable as (its row, the index in that row)."""
+        scope = e.ref[1]
+        kv, table = self.comp.key_slots(e)
+        k = self.comp.const(e.key)
+        if k is not _nc() and k in table:
+            slot = str(int(table[k]))
+        else:
+            slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
+        if scope == "player":
+            return f"st.pvars[{slot}]", self.expr(e.obj.obj)
+        return ("st.gvars" if scope == "global" else "st.tvars"), slot
+
+    def args(self, args: list, params: dict[str, str]) -> list[str]:
+        """Arguments of a function or procedure; a zone given for a `cards` parameter is its cards."""
+        return [self.coll(a) if kind == "cards" else self.expr(a) for a, kind in zip(args, params.values())]
+
     def x_Call(self, e: N.Call) -> str | None:
         kind, name = e.ref
         if kind == "func":
-            args = [self.expr(a) for a in e.args]
+            args = self.args(e.args, self.comp.spec.functions[name].params)
             if name not in self._inlining and all(_SIMPLE.match(x) for x in args):
                 # Inline the function's expression, its parameters bound to the (side-effect free) arguments.
                 f = self.comp.spec.functions[name]
@@ -162,13 +224,24 @@ class PyGen:
             return f"_top(st, {self.expr(a[0])})"
         if name == "empty":
             return f"(not {self.coll(a[0])})"
-        if name == "sum" and len(a) == 2:
-            prop = a[1].ref
-            if prop[0] == "prop":
-                return f"sum(map({self.k(self.comp.props[prop[1]])}.__getitem__, {self.coll(a[0])}))"
-            return f"sum(map(st.pvars[{int(prop[1])}].__getitem__, {self.coll(a[0])}))"
+        if name in ("sum", "highest", "lowest") and len(a) == 2:
+            fn = {"sum": "sum", "highest": "max", "lowest": "min"}[name]
+            tail = "" if name == "sum" else ", default=0"
+            return f"{fn}(map({self._getter(a[1].ref)}, {self.coll(a[0])}){tail})"
         if name == "sum":
             return f"sum({self.coll(a[0])})"
+        if name in ("highest", "lowest"):
+            return f"{'max' if name == 'highest' else 'min'}({self.coll(a[0])}, default=0)"
+        if name in ("best", "worst"):
+            return f"_best({self.coll(a[0])}, {self._getter(a[1].ref)}, {'max' if name == 'best' else 'min'})"
+        if name == "contains":
+            return f"({self.expr(a[1])} in {self.coll(a[0])})"
+        if name == "range":
+            return f"list(range({self.expr(a[0])}, ({self.expr(a[1])}) + 1))"
+        if name == "first" and len(a) == 1:
+            return f"_first({self.coll(a[0])})"
+        if name == "seat":
+            return f"_seat(st, {self.expr(a[0])})"
         if name in ("max", "min"):
             return f"{name}({', '.join(self.expr(x) for x in a)})"
         if name == "abs":
@@ -176,6 +249,12 @@ class PyGen:
         if name == "next":
             return f"(({self.expr(a[0])}) + 1) % st.n"
         return None
+
+    def _getter(self, prop: tuple) -> str:
+        """A PROP argument as a lookup function: a card property table or a player variable row."""
+        if prop[0] == "prop":
+            return f"{self.k(self.comp.props[prop[1]])}.__getitem__"
+        return f"st.pvars[{int(prop[1])}].__getitem__"
 
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
@@ -210,6 +289,8 @@ class PyGen:
         for p in e.parts:
             if isinstance(p, str):
                 parts.append(self.k(p))
+            elif p.ty is T.ZONE:  # a zone is shown as the cards in it
+                parts.append(f"st.g.show({self.coll(p)}, {self.k(T.CARDS)})")
             else:
                 parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
@@ -236,7 +317,9 @@ class PyGen:
         self._proc_fns[name] = fname
         pr = self.comp.spec.procedures[name]
         saved, self.local_names = self.local_names, [{}]
+        self.codes.append(pr.do)
         body = self.block(pr.do.ast or [], 1)
+        self.codes.pop()
         self.local_names = saved
         self.define(fname, f"def {fname}(st, L):\n{body}")
         return fname
@@ -263,6 +346,13 @@ class PyGen:
     def s_Move(self, s: N.Move) -> list[str]:
         what, dest = self.expr(s.what), self.expr(s.dest)
         ty = s.what.ty
+        if ty is T.CARD and not self.comp.spec.triggers:
+            # The engine's move_card, inline (no trigger can fire in this spec).
+            c, d, src, z = self.fresh("c"), self.fresh("d"), self.fresh("s"), self.fresh("z")
+            return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
+                    f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
+                    f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                    "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE:
@@ -279,6 +369,8 @@ class PyGen:
         t = s.target
         kind = t.ref[0]
         val = self.expr(s.value)
+        if kind == "keyed":
+            return self._assign_keyed(s, val)
         if kind == "local":
             target = self.local(t.ref[1])
             op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
@@ -305,13 +397,30 @@ class PyGen:
             lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
+    def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
+        row, key = self._keyed(s.target)
+        kv, table = self.comp.key_slots(s.target)
+        vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
+        r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
+        new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
+        lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
+        tests = []
+        if vd.min is not None:
+            tests.append(f"{v} < {int(vd.min)}")
+        if vd.max is not None:
+            tests.append(f"{v} > {int(vd.max)}")
+        if tests:
+            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        return lines + [f"{r}[{kk}] = {v}"]
+
     def s_CallStmt(self, s: N.CallStmt) -> list[str]:
         name = s.call.func
+        params = self.comp.spec.procedures[name].params
         if name not in self._inlining:
-            return self.inline_procedure(name, [self.expr(a) for a in s.call.args])
+            return self.inline_procedure(name, self.args(s.call.args, params))
         fn = self.procedure(name)
         n = self.comp.spec.procedures[name].do.n_locals
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, params)
         pad = n - len(args)
         lst = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
         return [f"{fn}(st, {lst})"]
@@ -321,12 +430,17 @@ class PyGen:
         pr = self.comp.spec.procedures[name]
         names = {i: self.fresh("p") for i in range(max(pr.do.n_locals, len(args)))}
         lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
+        # A closure fallback reads every named local (`_L`), so none may be unbound there.
+        lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
         self._inlining.add(name)
         self.local_names.append(names)
+        self.codes.append(pr.do)
         try:
+            lines.extend(self.hit("rule", f"procedure {name}", None))
             for st in pr.do.ast or []:
                 lines.extend(self.stmt(st))
         finally:
+            self.codes.pop()
             self.local_names.pop()
             self._inlining.discard(name)
         return lines or ["pass"]
@@ -344,7 +458,7 @@ class PyGen:
         return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
 
     def s_If(self, s: N.If) -> list[str]:
-        if _narration_only(s):  # choosing what to say: skip the tests when nobody listens
+        if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
             return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
         return self._if(s)
 
@@ -363,14 +477,37 @@ class PyGen:
                 out.extend(self.sub(body))
                 return out
             out.append(f"{'if' if first else 'elif'} {self.expr(cond_e)}:")
-            out.extend(self.sub(body))
+            hit = self.hit("branch", "if", cond_e)
+            out.extend("    " + ln for ln in hit)
+            with self._guarded(cond_e):
+                out.extend(self.sub(body))
             first = False
         if s.orelse:
             if first:
                 return [ln[4:] for ln in self.sub(s.orelse)]
             out.append("else:")
-            out.extend(self.sub(s.orelse))
+            out.extend("    " + ln for ln in self.hit("branch", "else", s))
+            with self._guarded(s):
+                out.extend(self.sub(s.orelse))
         return out or ["pass"]
+
+    def _guarded(self, node: N.Node):
+        """While emitting a branch that only some readings/options take, mark its coverage points."""
+        import contextlib
+        conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
+        refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
+        tag = "reading" if "reading" in refs else "option" if "option" in refs else None
+
+        @contextlib.contextmanager
+        def guard():
+            if tag:
+                self._guards.append(tag)
+            try:
+                yield
+            finally:
+                if tag:
+                    self._guards.pop()
+        return guard()
 
     def s_ForEach(self, s: N.ForEach) -> list[str]:
         v = self.local(s.slot)  # a finite list: no step budget needed
@@ -383,7 +520,7 @@ class PyGen:
         return [f"while {self.expr(s.cond)}:", "    st.tick()"] + self.sub(s.body)
 
     # -- resumable programs ----------------------------------------------------------------
-    def program(self, name: str, stmts: list) -> Callable:
+    def program(self, name: str, stmts: list, code: Any = None) -> Callable:
         """A block as one resumable function `fn(st, fr)`.
 
         Statements that may pause (a `choose`, a call of a procedure that
@@ -395,7 +532,10 @@ class PyGen:
         self._blocks: list[list[str]] = [[]]
         self._labels: dict[int, int] = {}
         self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
+        self.codes.append(code)
+        self._blocks[-1].extend(self.hit("rule", name, None))
         self._emit(stmts)
+        self.codes.pop()
         self._jump_end_of_program()
         fname = self.fresh("R_")
         # Jump threading: a part that only jumps elsewhere is skipped by every jump to it.
@@ -406,9 +546,15 @@ class PyGen:
                 seen.add(k)
                 k = self._labels[_pure_jump(self._blocks[k])]
             target[lab] = k
+        ends = {k for k, blk in enumerate(self._blocks) if blk == ["st.stack.pop()", "return None"]}
         resolved = []
         for k, blk in enumerate(self._blocks):
             out = [_resolve_labels(ln, target) for ln in blk]
+            # Tail call: a call whose return would only end this program replaces this program's frame.
+            if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr.pc = ")
+                    and int(out[-2][8:]) in ends and out[-1] == "return None"):
+                out[-4] = out[-4].replace("st.stack.append(", "st.stack[-1] = (", 1)
+                del out[-2]
             # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
             if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
                 out.pop()
@@ -474,11 +620,15 @@ class PyGen:
                 return
             nxt = self._label()
             self._blocks[-1].extend([f"if not {self.expr(cond_e)}:", f"    pc = \u00a7{nxt}\u00a7", "    continue"])
-            self._emit(body)
+            self._blocks[-1].extend(self.hit("branch", "if", cond_e))
+            with self._guarded(cond_e):
+                self._emit(body)
             self._blocks[-1].extend(self._goto(end))
             self._place(nxt)
         if s.orelse:
-            self._emit(s.orelse)
+            self._blocks[-1].extend(self.hit("branch", "else", s))
+            with self._guarded(s):
+                self._emit(s.orelse)
         self._place(end)
 
     def p_ForEach(self, s: N.ForEach) -> None:
@@ -518,9 +668,9 @@ class PyGen:
 
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
-        args = [self.expr(a) for a in s.call.args]
+        args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))",
+        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))  # call",
                                  "st.tick()"])
         self._pause("None")
 
@@ -563,9 +713,27 @@ class PyGen:
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
             self._place(start)
+            self._blocks[-1].extend(self.hit("option", "option", opt))
             self._emit(opt.body)
             self._blocks[-1].extend(self._goto(end))
         self._place(end)
+
+    def decider(self, whens: list, after: int, actions: list, scratch: list, fallback: Callable) -> Callable:
+        """The turn's action decision: the legal actions, in the spec's order, as one function."""
+        lines = ["if st.turn_over:", f"    fr.pc = {int(after)}", "    return None", f"L = {self.k(scratch)}",
+                 "found = []"]
+        for i, code in enumerate(whens):
+            if code is None or code.ast is None:
+                lines.append(f"found.append({i})")
+                continue
+            self.codes.append(code)
+            lines += [f"if {self.expr(code.ast)}:", f"    found.append({i})"]
+            self.codes.pop()
+        lines += ["if not found:", f"    return {self.h(fallback)}(st, fr)", "st.idle = 0",
+                  "fr.pc -= 1  # come back here when the action is done",
+                  f"return st.ask(0, st.cur, found, {self.k(actions)})"]
+        name = self.fresh("D_")
+        return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str) -> Callable:
@@ -612,6 +780,31 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
     return "".join(parts)
 
 
+def _seen(cov: list, i: int, value: Any) -> Any:
+    cov[i] += 1
+    return value
+
+
+def _best(items, get, pick) -> list:
+    items = list(items)
+    if not items:
+        return []
+    top = pick(map(get, items))
+    return [x for x in items if get(x) == top]
+
+
+def _first(items):
+    if not items:
+        raise RuleError("first of an empty list")
+    return items[0]
+
+
+def _seat(st, k: int) -> int:
+    if not 1 <= k <= st.n:
+        raise RuleError(f"seat({k}): there are {st.n} players")
+    return k - 1
+
+
 def _top(st, z: int) -> int:
     cards = st.zones[z]
     if not cards:
@@ -619,9 +812,16 @@ def _top(st, z: int) -> int:
     return cards[-1]
 
 
-def _L(L: list | None, pairs: tuple) -> list:
+def _key(table: dict, k: Any, name: str) -> int:
+    """The variable slot of one key of a keyed variable (a rule error for a key it does not have)."""
+    if k not in table:
+        raise RuleError(f"'{k}' is not a key of '{name}' (keys: {', '.join(map(str, table))})")
+    return table[k]
+
+
+def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
     out = list(L) if L is not None else []
-    need = max(k for k, _ in pairs) + 1
+    need = max([need] + [k + 1 for k, _ in pairs])
     if len(out) < need:
         out.extend([None] * (need - len(out)))
     for k, v in pairs:

@@ -67,10 +67,11 @@ def _ret(st, fr) -> None:
 class Compiler:
     frame_class = Frame
 
-    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str]):
+    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
         self.spec = spec
         self.options = options
         self.readings = readings
+        self.coverage = coverage  # keep readings as run-time values and count what runs
         self.S = spec.n_shared
         self.P = spec.n_player_zones
         self.props: dict[str, tuple] = {}
@@ -104,10 +105,16 @@ class Compiler:
 
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
-        prog.fn = self.gen.program(prog.name, code.ast or [])
+        prog.fn = self.gen.program(prog.name, code.ast or [], code)
 
     def condition(self, code: Code | None) -> Fn | None:
-        return None if code is None or code.ast is None else self.expr(code.ast)
+        if code is None or code.ast is None:
+            return None
+        self.gen.codes.append(code)
+        try:
+            return self.expr(code.ast)
+        finally:
+            self.gen.codes.pop()
 
     def expr(self, e: N.Expr) -> Fn:
         """An expression as one generated Python function (falls back to closures)."""
@@ -146,7 +153,7 @@ class Compiler:
         if isinstance(e, N.Attr) and e.ref is not None:
             if e.ref[0] == "option":
                 return self.options[e.name]
-            if e.ref[0] == "reading":
+            if e.ref[0] == "reading" and not self.coverage:
                 return self.readings[e.name]
         if isinstance(e, N.Unary):
             v = self.const(e.operand)
@@ -211,6 +218,9 @@ class Compiler:
 
     def x_Attr(self, e: N.Attr) -> Fn:
         kind = e.ref[0]
+        if kind == "reading":  # only reached in coverage mode (otherwise a constant); not counted here
+            value = self.readings[e.name]
+            return lambda st, L: value
         if kind == "tvar":
             i = e.ref[1]
             return lambda st, L: st.tvars[i]
@@ -236,6 +246,8 @@ class Compiler:
         raise AssertionError(e.ref)
 
     def x_Index(self, e: N.Index) -> Fn:
+        if e.ref is not None:
+            return self._keyed_get(e)
         coll, key = self.ccoll(e.obj), self.cexpr(e.key)
 
         def index(st, L):
@@ -266,7 +278,7 @@ class Compiler:
             self.funcs[name] = self.cexpr(f.value.ast)
         body = self.funcs[name]
         n = f.value.n_locals
-        args = [self.cexpr(a) for a in e.args]
+        args = [self.ccoll(a) if kind == "cards" else self.cexpr(a) for a, kind in zip(e.args, f.params.values())]
         if len(args) == 1:
             a0 = args[0]
             pad = [None] * (n - 1)
@@ -343,12 +355,49 @@ class Compiler:
         for p in e.parts:
             if isinstance(p, str):
                 parts.append(p)
+            elif p.ty is T.ZONE:  # a zone is shown as the cards in it
+                parts.append((self.ccoll(p), T.CARDS))
             else:
                 parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
             return "".join(p if isinstance(p, str) else st.g.show(p[0](st, L), p[1]) for p in parts)
         return render
+
+    # -- keyed variables (`keys:`): one plain variable slot per key ---------------
+    def key_slots(self, e: N.Index) -> tuple[Any, dict]:
+        """The keyed variable an index names: its definition and {key: variable slot}."""
+        _, scope, name = e.ref
+        kv = self.spec.keyed[scope][name]
+        return kv, {k: kv.index + j for j, k in enumerate(kv.keys)}
+
+    def key_slot(self, e: N.Index) -> tuple[int | None, Fn | None]:
+        """The variable slot of `x[key]`: a constant, or a function of the state."""
+        kv, table = self.key_slots(e)
+        k = self.const(e.key)
+        if k is not _NOCONST and k in table:
+            return table[k], None
+        key, name, shown = self.cexpr(e.key), kv.name, ", ".join(map(str, kv.keys))
+
+        def slot(st, L):
+            k = key(st, L)
+            if k not in table:
+                raise RuleError(f"'{k}' is not a key of '{name}' (keys: {shown})")
+            return table[k]
+        return None, slot
+
+    def _keyed_get(self, e: N.Index) -> Fn:
+        scope = e.ref[1]
+        i, slot = self.key_slot(e)
+        if scope == "player":
+            owner = self.cexpr(e.obj.obj)
+            if i is not None:
+                return lambda st, L: st.pvars[i][owner(st, L)]
+            return lambda st, L: st.pvars[slot(st, L)][owner(st, L)]
+        attr = "gvars" if scope == "global" else "tvars"
+        if i is not None:
+            return lambda st, L: getattr(st, attr)[i]
+        return lambda st, L: getattr(st, attr)[slot(st, L)]
 
     # -- pausing ------------------------------------------------------------------
     def _pausable_procedures(self) -> set[str]:

@@ -76,7 +76,7 @@ class Game:
     """A spec compiled for one set of options and ambiguity readings."""
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-                 budget: int = DEFAULT_BUDGET):
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False):
         self.spec = spec
         self.options = {n: o.default for n, o in spec.options.items()}
         self.readings = {n: a.default for n, a in spec.ambiguities.items()}
@@ -96,7 +96,8 @@ class Game:
                                  f"(one of: {', '.join(spec.ambiguities[k].interpretations)})")
             self.readings[k] = v
         self.budget = budget
-        c = Compiler(spec, self.options, self.readings)
+        self.coverage = coverage
+        c = Compiler(spec, self.options, self.readings, coverage)
         c.compile_all()
         self.props = c.props
         self.card_type = c.card_type
@@ -120,10 +121,13 @@ class Game:
         self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
         self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
+                           [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
                             spec.winners.n_locals if spec.winners else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
+        self.points = c.gen.points  # coverage points (kind, what, span), when measuring
+        self.hits = c.gen.COV
 
     # -- the flow program ------------------------------------------------------
     def _turn(self, c: Compiler, td) -> TurnProgram:
@@ -133,12 +137,13 @@ class Game:
             for name, _span in td.actions:
                 a = self.spec.actions[name]
                 body = a.do.ast or []
-                if (len(body) == 1 and type(body[0]).__name__ == "CallStmt" and not body[0].call.args
+                if (not self.coverage and len(body) == 1 and type(body[0]).__name__ == "CallStmt"
+                        and not body[0].call.args
                         and not a.params and not self.spec.procedures[body[0].call.func].params):
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
                     prog = c.program(f"action {name}", a.do)
-                params = [c.expr(p.ast) for p in a.params.values()]
+                params = [c.coll(p.ast) for p in a.params.values()]  # a zone: its cards
                 when = c.condition(a.when)
                 actions.append((name, a.label, when, params, prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
@@ -152,9 +157,10 @@ class Game:
         main.n_locals = len(phases)
         ops.append(_call(self.setup))
         first = self.first
+        first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.rng.randrange(st.n) if first is None else first(st, fr.L)
+            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
         ops.append(choose_first)
 
         def given(st, fr):
@@ -165,6 +171,7 @@ class Game:
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
             until = c.condition(ph.until) if ph else None
+            again = c.condition(ph.while_) if ph else None
             start = c.program(f"phase {ph.name} start", ph.start) if ph else None
             endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
             name = ph.name if ph else None
@@ -181,7 +188,6 @@ class Game:
                         st.event("phase", phase=name, round=fr.L[k] + 1)
                 ops.append(begin_phase)
                 ops.append(_call(start))
-            turn_head = len(ops)
             ops.append(_turn_starter(tp.start))
             loop = len(ops)
             ops.append(None)  # decide, patched below; it runs again after each action
@@ -200,11 +206,11 @@ class Game:
             ops.append(next_round)
             exit_ = len(ops)
 
-            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_):
-                if fr.L[k] >= repeat:
+            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
+                if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr.pc = exit_
             ops[head] = exit_test
-            ops[loop] = _decider(tp, after)
+            ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
             ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
         ops.append(lambda st, fr: st.finish())
         main.fn = _dispatch(ops)
@@ -296,28 +302,20 @@ def _begin_turn(st: "State", fr=None) -> None:
     st.tvars = st.g.tvar_start[:]
     st.turn_over = False
     st.in_turn = True
-    st.acted = False
     if st.log is not None:
         st.event("turn", turn=st.turn, player=st.cur)
 
 
-def _decider(tp: TurnProgram, after: int) -> Callable:
+def _decider(tp: TurnProgram, after: int, c: Compiler, whens: list) -> Callable:
     actions = tp.actions
     n_locals = max([p.n_locals for *_, p in actions] + [1])
     scratch = [None] * n_locals  # `when` conditions only read it for their own filters
     simple = all(not params for _n, _l, _w, params, _p in actions)
-    checks = [(ai, when) for ai, (_n, _l, when, _params, _p) in enumerate(actions)]
 
     def decide(st, fr):
         if st.turn_over:
             fr.pc = after
             return None
-        if simple:
-            found = [ai for ai, when in checks if when is None or when(st, scratch)]
-            if found:
-                st.idle = 0
-                fr.pc -= 1  # come back here when the action is done
-                return st.ask(ACTION, st.cur, found, actions)
         found = []
         for ai, (_name, _label, when, params, prog) in enumerate(actions):
             if when is not None and not when(st, scratch):
@@ -339,6 +337,8 @@ def _decider(tp: TurnProgram, after: int) -> Callable:
         st.idle = 0
         fr.pc -= 1  # come back here when the action is done
         return st.ask(ACTION, st.cur, found, actions)
+    if simple:  # the common case as one generated function; `decide` handles "no legal action"
+        return c.gen.decider(whens, after, actions, scratch, decide)
     return decide
 
 
@@ -394,7 +394,8 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "acted", "idle", "phase", "check", "hook", "quiet")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
+                 "rig")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -426,12 +427,12 @@ class State:
         self.choices: list[int] = []
         self.turn_over = False
         self.in_turn = False
-        self.acted = False
         self.idle = 0
         self.phase: str | None = None
         self.check = check
         self.hook = None
         self.quiet = 0  # turns since the last decision
+        self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -442,6 +443,16 @@ class State:
         return Decision(self.pplayer, kinds[self.pkind], self._prompt(), self.labels())
 
     def labels(self) -> list[str]:
+        """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
+        labels = self._labels()
+        seen: dict[str, int] = {}
+        out = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+        return out
+
+    def _labels(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -521,7 +532,9 @@ class State:
                     while True:
                         fr = stack[-1]
                         if fr.prog.fn(self, fr):
-                            return self._after()
+                            if self.check:
+                                self._after()
+                            return
                 except EndTurn:
                     self.end_turn()
                 except EndGame:
@@ -533,6 +546,8 @@ class State:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
             self._stop(Status.ERROR, "rules nest too deeply")
+        except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
+            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
         self._after()
 
     def _after(self) -> None:
@@ -569,7 +584,9 @@ class State:
             return self.finish()
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
-        self.tick()
+        self.steps += 1  # tick(), inline: this runs at every decision
+        if self.steps > g.budget:
+            self.tick()
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True
@@ -584,9 +601,6 @@ class State:
             raise RuleError("`end turn` outside a turn")
         self.turn_over = True
         del self.stack[1:]
-
-    def end_game(self) -> bool:
-        return self.finish()
 
     def finish(self) -> bool:
         g = self.g
@@ -618,9 +632,13 @@ class State:
         self.zones[dst].append(c)
         self.where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c]], src=self.g.zone_name(src), dst=self.g.zone_name(dst))
+            self.log_move([c], src, dst)
         if self.g.triggers:
             self._fire(dst, [c])
+
+    def log_move(self, cards: list[int], src: int, dst: int) -> None:
+        g = self.g
+        self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:
         cards = self.zones[src]
@@ -632,8 +650,7 @@ class State:
         for c in cards:
             where[c] = dst
         if self.log is not None:
-            self.event("move", cards=[self.g.card_label[c] for c in cards], src=self.g.zone_name(src),
-                       dst=self.g.zone_name(dst))
+            self.log_move(cards, src, dst)
         if self.g.triggers:
             self._fire(dst, cards)
 
@@ -643,6 +660,8 @@ class State:
 
     def shuffle(self, z: int) -> None:
         self.rng.shuffle(self.zones[z])
+        if self.rig is not None:
+            self.rig(self, z)
         if self.log is not None:
             self.event("shuffle", zone=self.g.zone_name(z))
 
@@ -712,7 +731,7 @@ class State:
             zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
         spec = g.spec
         return {
-            "player": player, "current": self.cur, "turn": self.turn, "zones": zones,
+            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
             "global": dict(zip(spec.vars["global"], self.gvars)),
             "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
             "turn": dict(zip(spec.vars["turn"], self.tvars)),  # the turn's counters are public too

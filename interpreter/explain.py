@@ -8,6 +8,7 @@ assumption the spec had to make. It reads the checked spec; it runs nothing.
 from __future__ import annotations
 
 from .model import Code, Spec
+from .trace import rulebook_path, trace
 
 
 def _code(c: Code | None) -> str:
@@ -21,7 +22,8 @@ def _quote(rule: str | None) -> str:
     return f"> {rule}\n\n" if rule else "> *(no rulebook sentence cited)*\n\n"
 
 
-def explain(spec: Spec) -> str:
+def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None = None) -> str:
+    """Markdown. `verdicts`: ambiguity -> (verdict, interpretation -> verdict), from the lab."""
     d = spec.doc.data
     rb = spec.rulebook
     out = [f"# {spec.name}\n"]
@@ -71,11 +73,15 @@ def explain(spec: Spec) -> str:
         for a in spec.ambiguities.values():
             out.append(f"### {a.name}\n")
             out.append(f"> {a.quote}\n" + (f"\n*({a.where})*\n" if a.where else ""))
+            measured = (verdicts or {}).get(a.name)
             for k, v in a.interpretations.items():
                 mark = " **(default)**" if k == a.default else ""
-                out.append(f"- `{k}`{mark}: {v}")
+                m = f" *(measured: {measured[1][k]})*" if measured and k in measured[1] else ""
+                out.append(f"- `{k}`{mark}: {v}{m}")
             if a.why:
                 out.append(f"\nWhy the default: {a.why}")
+            if measured:
+                out.append(f"\n**Verdict: {measured[0]}.**")
             out.append("")
     if spec.assumptions:
         out.append("\n## Assumptions (not in the rulebook)\n")
@@ -85,4 +91,23 @@ def explain(spec: Spec) -> str:
         out.append("\n## Heuristic (for bots, not a rule)\n")
         why = (d.get("heuristics") or {}).get("why")
         out.append(f"A position is worth {_code(spec.heuristic)} to player `me`." + (f" {why}" if why else ""))
+    out.extend(_traceability(spec))
     return "\n".join(out) + "\n"
+
+
+def _traceability(spec: Spec) -> list[str]:
+    paras = trace(spec)
+    if paras is None:
+        return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
+    counts = {"encoded": 0, "flavour": 0, "not encoded": 0}
+    for p in paras:
+        counts[p.status] += 1
+    out = ["\n## Traceability\n",
+           f"`{rulebook_path(spec)}`: {len(paras)} paragraphs; {counts['encoded']} encoded by some rule, "
+           f"{counts['flavour']} flavour, **{counts['not encoded']} not accounted for**.\n",
+           "| line | rulebook | status | encoded by |", "|---:|---|---|---|"]
+    for p in paras:
+        text = p.text if len(p.text) <= 90 else p.text[:87] + "..."
+        status = f"**{p.status}**" if p.status == "not encoded" else p.status
+        out.append(f"| {p.line} | {text.replace('|', '/')} | {status} | {', '.join(p.encoded_by[:4])} |")
+    return out

@@ -19,6 +19,8 @@ import yaml
 from .diagnostics import Diagnostic, Span, SpecError, Text
 
 Path = tuple[Any, ...]
+# libyaml's parser when PyYAML has it (about 10x faster); both only build plain data.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(slots=True)
@@ -36,6 +38,9 @@ class Document:
     data: Any
     where: dict[Path, Located] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # path -> text, base files too
+    # Texts a variant joined to its base's (`append:`/`prepend:`): the pieces in order,
+    # each where it was written and its own text.
+    joins: dict[Path, list[tuple[Located, str]]] = field(default_factory=dict)
 
     def span(self, path: Path, key: bool = False) -> Span | None:
         """The span of the value at `path` (or of its key), or the nearest parent's."""
@@ -50,9 +55,24 @@ class Document:
 
     def text(self, path: Path) -> Text:
         """The string at `path` as a Text that maps offsets to file positions."""
+        pieces = self.joins.get(tuple(path))
+        if pieces is not None:
+            return self._joined(pieces, str(_get(self.data, path)))
         loc = self.where[tuple(path)]
         value = _get(self.data, path)
         return scalar_text(loc.node, str(value), loc.value.path, self.sources.get(loc.value.path, ""))
+
+    def _joined(self, pieces: list[tuple[Located, str]], value: str) -> Text:
+        anchors: list[tuple[int, int]] = []
+        paths: list[str] = []
+        for loc, piece in pieces:
+            piece = piece.rstrip("\n")
+            t = scalar_text(loc.node, piece, loc.value.path, self.sources.get(loc.value.path, ""))
+            n = piece.count("\n") + 1
+            got = (t.anchors + [t.anchors[-1]] * n)[:n] if t.anchors else [(loc.value.line, loc.value.col)] * n
+            anchors.extend(got)
+            paths.extend([loc.value.path] * n)
+        return Text(value, pieces[0][0].value.path, anchors, paths=paths)
 
 
 def _get(data: Any, path: Path) -> Any:
@@ -81,13 +101,59 @@ def scalar_text(node: yaml.ScalarNode, value: str, path: str, source: str) -> Te
                 break
         n = value.count("\n") + 1
         anchors = [(first + 1 + i, indent + 1) for i in range(n)]
-        if style == ">":  # folded lines no longer match file lines
-            anchors = [(first + 1, indent + 1)] * n
-    else:
-        quote = 1 if style in ("'", '"') else 0
-        anchors = [(mark.line + 1, mark.column + 1 + quote)]
-        # plain multi-line scalars are folded into one line by YAML
-    return Text(value, path, anchors)
+        if style == "|":
+            return Text(value, path, anchors)
+    quote = 1 if style in ("'", '"') else 0
+    anchors = [(mark.line + 1, mark.column + 1 + quote)]
+    raw = source[mark.index:node.end_mark.index]
+    if "\n" not in raw and "\\" not in raw and "''" not in raw:
+        return Text(value, path, anchors)  # one line, nothing folded or escaped: the anchor is exact
+    return Text(value, path, anchors, _align(value, source, mark.index + quote, node.end_mark.index))
+
+
+def _align(value: str, source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """File (line, col) of every character of a folded or escaped scalar's value.
+
+    YAML folds line breaks into spaces and decodes escapes, so the value and
+    the file text differ; walk both, matching characters and skipping what
+    folding and escaping removed.
+    """
+    line_starts = [0]
+    for i, ch in enumerate(source):
+        if ch == "\n":
+            line_starts.append(i + 1)
+
+    def where(pos: int) -> tuple[int, int]:
+        lo, hi = 0, len(line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if line_starts[mid] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return (lo + 1, pos - line_starts[lo] + 1)
+
+    points = []
+    r = start
+    for ch in value:
+        if ch in " \n":
+            while r < end and source[r] in " \t\r\n" and ch == "\n" and source[r] != "\n":
+                r += 1
+            points.append(where(min(r, end)))
+            if r < end and source[r] in " \n":
+                r += 1
+            while r < end and source[r] in " \t\r\n" and (r == 0 or source[r - 1] == "\n"):
+                r += 1  # the indentation of a continuation line
+            continue
+        found = source.find(ch, r, min(end, r + 8))  # an escape sequence is a few characters long
+        if found < 0:
+            points.append(where(min(r, end)))
+            r += 1
+        else:
+            points.append(where(found))
+            r = found + 1
+    points.append(where(min(r, end)))  # the end of the value
+    return points
 
 
 class _Builder:
@@ -96,22 +162,37 @@ class _Builder:
         self.source = source
         self.where: dict[Path, Located] = {}
         self.errors: list[Diagnostic] = []
-        self.loader = yaml.SafeLoader(source)
+        self.loader = _Loader(source)
 
     def build(self) -> Any:
         try:
             root = self.loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
+        except yaml.YAMLError as exc:
+            if self.loader.__class__ is not yaml.SafeLoader:
+                # Report with the pure-Python parser: the same words on every machine.
+                self.loader.dispose()
+                self.loader = yaml.SafeLoader(self.source)
+                return self.build()
+            self._raise(exc)
+        finally:
+            self.loader.dispose()
+        return self._data(root)
+
+    def _raise(self, exc: yaml.YAMLError) -> None:
+        if isinstance(exc, yaml.MarkedYAMLError):
             mark = exc.problem_mark or exc.context_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             problem = exc.problem or exc.context or "malformed YAML"
+            hint = _yaml_hint(problem)
+            if "another document" in problem:
+                problem = "a second YAML document in the file"
+            problem = problem.replace("\t", "\\t")
             raise SpecError([Diagnostic(
                 "E101", f"malformed YAML: {problem}", Span(self.path, line, col, line, col + 1),
-                hint=_yaml_hint(problem))]) from None
-        except yaml.YAMLError as exc:
-            raise SpecError([Diagnostic("E101", f"malformed YAML: {exc}", Span(self.path, 1, 1, 1, 2))]) from None
-        finally:
-            self.loader.dispose()
+                hint=hint)]) from None
+        raise SpecError([Diagnostic("E101", f"malformed YAML: {exc}", Span(self.path, 1, 1, 1, 2))]) from None
+
+    def _data(self, root: yaml.Node | None) -> Any:
         if root is None:
             raise SpecError([Diagnostic("E102", "the spec is empty", Span(self.path, 1, 1, 1, 2),
                                         hint="a spec is a YAML mapping that starts with `game:`")])
@@ -128,12 +209,17 @@ class _Builder:
                 if not isinstance(knode, yaml.ScalarNode):
                     self.errors.append(Diagnostic("E103", "a key must be a plain name", _span(self.path, knode)))
                     continue
-                k = self.loader.construct_object(knode)
-                if k == "<<":
+                if knode.tag == "tag:yaml.org,2002:merge":
                     self.errors.append(Diagnostic("E103", "YAML merge keys (<<) are not supported in specs",
                                                   _span(self.path, knode), hint="use `extends:` for variants"))
                     continue
-                if not isinstance(k, (str, int, bool)) or k is None:
+                k = self._scalar(knode)
+                if isinstance(k, bool):
+                    self.errors.append(Diagnostic(
+                        "E103", f"the key '{knode.value}' reads as {str(k).lower()} in YAML", _span(self.path, knode),
+                        hint=f"quote it: \"{knode.value}\" (YAML reads yes/no/on/off as true/false)"))
+                    continue
+                if not isinstance(k, (str, int)) or k is None:
                     self.errors.append(Diagnostic("E103", f"a key must be a name, not {k!r}", _span(self.path, knode)))
                     continue
                 if k in out:
@@ -147,16 +233,28 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node(v, path + (i,), None) for i, v in enumerate(node.value)]
-        value = self.loader.construct_object(node)
+        value = self._scalar(node)
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # dates, binary and other YAML types are not part of a spec
             return str(value)
         return value
 
 
+    def _scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.loader.construct_object(node)
+        except yaml.YAMLError:
+            # The safe loader refuses tags such as !!python/object: a spec is plain data.
+            self.errors.append(Diagnostic("E106", f"unsupported YAML tag {node.tag}", _span(self.path, node),
+                                          hint="specs hold plain data: remove the tag"))
+            return None
+
+
 def _yaml_hint(problem: str) -> str | None:
-    if "tab" in problem:
+    if "tab" in problem or "\t" in problem or "\\t" in problem:
         return "indent with spaces, not tabs"
+    if "another document" in problem:
+        return "a spec is one YAML document: remove the second `---` (or what follows it)"
     if "mapping values are not allowed" in problem:
         return "quote a value that contains ': ' (for example a rule expression)"
     if "could not find expected ':'" in problem:
@@ -190,7 +288,8 @@ def load(path: str, _seen: tuple[str, ...] = ()) -> Document:
         raise SpecError([Diagnostic("E201", "`extends` must be a file name", span)])
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), base_name))
     if os.path.abspath(base_path) in _seen + (os.path.abspath(path),):
-        raise SpecError([Diagnostic("E105", f"'{base_name}' extends itself (a cycle)", span)])
+        raise SpecError([Diagnostic("E105", f"extending '{base_name}' leads back to this file (a cycle)", span,
+                                    hint="a base cannot extend its own variant")])
     if not os.path.exists(base_path):
         raise SpecError([Diagnostic("E100", f"base spec '{base_name}' not found", span,
                                     hint=f"looked for {base_path}")])

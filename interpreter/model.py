@@ -59,6 +59,23 @@ class VarDef:
     label: str
     index: int
     span: Span | None
+    key: Any = None  # set for one value of a keyed variable (its key)
+
+
+@dataclass(slots=True)
+class KeyedVar:
+    """A variable with one value per key (`keys:`), e.g. `checks["fight"]`.
+
+    Each key's value is an ordinary variable named `name[key]` in `Spec.vars`
+    (so the runtime sees plain slots); `index` is the slot of the first key.
+    """
+    name: str
+    scope: str
+    type: str
+    keys: list[Any]
+    index: int
+    label: str
+    span: Span | None
 
 
 @dataclass(slots=True)
@@ -110,6 +127,7 @@ class TurnDef:
 class Phase:
     name: str
     repeat: int
+    while_: Code | None  # checked before each repetition; the phase stops early when it fails
     start: Code | None
     until: Code | None
     end: Code | None
@@ -153,6 +171,14 @@ class Example:
 
 
 @dataclass(slots=True)
+class Measure:
+    name: str
+    label: str
+    value: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
 class Spec:
     doc: Document
     name: str
@@ -183,6 +209,8 @@ class Spec:
     invariants: dict[str, Code]
     examples: dict[str, Example]
     rulebook: dict[str, Any] = field(default_factory=dict)
+    measures: dict[str, Measure] = field(default_factory=dict)
+    keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
 
 
@@ -232,8 +260,9 @@ class _Builder:
         cards: dict[str, CardType] = {}
         next_id = 0
         comps = d["components"]
+        defaults = dict(comps.get("defaults") or {})
         for name, c in comps["cards"].items():
-            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], dict(c.get("props", {})),
+            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
                                    next_id, self.span("components", "cards", name, key=True))
             next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
@@ -243,12 +272,25 @@ class _Builder:
                                   counts[z["owner"]], self.span("zones", name, key=True))
             counts[z["owner"]] += 1
         vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
+        keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
         for scope in ("global", "player", "turn"):
-            for i, (name, v) in enumerate((d.get("state", {}) or {}).get(scope, {}).items()):
+            i = 0
+            for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
                 start = v.get("start", False if v["type"] == "bool" else 0)
-                vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                            bool(v.get("clamp", False)), v.get("label", name), i,
-                                            self.span("state", scope, name, key=True))
+                span = self.span("state", scope, name, key=True)
+                label = v.get("label", name)
+                keys = v.get("keys")
+                if keys is None:
+                    vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
+                                                bool(v.get("clamp", False)), label, i, span)
+                    i += 1
+                    continue
+                keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
+                for k in keys:
+                    vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
+                                                          v.get("max"), bool(v.get("clamp", False)),
+                                                          f"{label} ({k})", i, span, key=k)
+                    i += 1
         options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
                    for name, o in (d.get("options") or {}).items()}
@@ -275,7 +317,8 @@ class _Builder:
         phases = []
         for i, ph in enumerate(flow.get("phases") or []):
             p = ("flow", "phases", i)
-            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("start",), "block"),
+            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("while",), "condition"),
+                                self.code(p + ("start",), "block"),
                                 self.code(p + ("until",), "condition"), self.code(p + ("end",), "block"),
                                 self.turn(p + ("turn",)) if "turn" in ph else turn, self.span(*p)))
         first = flow.get("first", "random")
@@ -299,7 +342,10 @@ class _Builder:
             winners=self.code(("end", "winners"), "condition"), score=end.get("score"),
             invariants={name: self.code(("invariants", name, "check"), "condition")
                         for name in (d.get("invariants") or {})},
-            examples=examples, rulebook=dict(game.get("rulebook") or {}),
+            measures={name: Measure(name, m.get("label", name), self.code(("measures", name, "value"), "condition"),
+                                    self.span("measures", name, key=True))
+                      for name, m in (d.get("measures") or {}).items()},
+            examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
             heuristic=self.code(("heuristics", "value"), "condition"),
         )
         if self.errors:
@@ -308,4 +354,7 @@ class _Builder:
 
 
 def build(doc: Document) -> Spec:
-    return _Builder(doc).build()
+    try:
+        return _Builder(doc).build()
+    finally:
+        syntax.save_cache()

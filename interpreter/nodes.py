@@ -58,6 +58,7 @@ class Attr(Expr):
 class Index(Expr):
     obj: Expr
     key: Expr
+    ref: Any = field(default=None, kw_only=True)  # set by the checker for a keyed variable
 
 
 @dataclass(slots=True, eq=False)

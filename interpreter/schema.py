@@ -77,8 +77,11 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
                          hint=f"add `{missing}:`")
         return
     if kw == "type":
+        hint = None
+        if isinstance(err.instance, bool) and "string" in err.validator_value:
+            hint = "YAML reads yes/no/on/off/true/false as true or false: put the text in quotes"
         yield Diagnostic("E203", f"{where} must be {_words(err.validator_value)}, not {_words(_json_type(err.instance))}",
-                         doc.span(path))
+                         doc.span(path), hint=hint)
         return
     if kw == "enum":
         allowed = [str(x) for x in err.validator_value]
@@ -86,13 +89,23 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E204", f"'{err.instance}' is not allowed for {where}", doc.span(path), hint=hint)
         return
     if kw == "pattern":
-        parent = _at(doc.data, path)
-        at = path + (err.instance,) if isinstance(parent, dict) and err.instance in parent else path
-        yield Diagnostic("E205", f"'{err.instance}' is not a valid name", doc.span(at, key=True),
+        parent = _at(doc.data, path[:-1]) if path else None
+        is_value = isinstance(parent, (dict, list)) and path and _at(doc.data, path) == err.instance
+        holder = _at(doc.data, path)
+        if isinstance(holder, dict) and err.instance in holder:  # a key of this mapping
+            span = doc.span(path + (err.instance,), key=True)
+        else:
+            span = doc.span(path, key=not is_value)
+        yield Diagnostic("E205", f"'{err.instance}' is not a valid name", span,
                          hint="names use letters, digits and '_' and do not start with a digit")
         return
     if kw in ("minimum", "maximum", "minItems", "minProperties"):
-        yield Diagnostic("E206", f"{where}: {err.message}", doc.span(path))
+        n = err.validator_value
+        got = err.instance if kw in ("minimum", "maximum") else len(err.instance)
+        words = {"minimum": f"must be at least {n}, not {got}", "maximum": f"must be at most {n}, not {got}",
+                 "minItems": f"needs at least {n} item(s), not {got}",
+                 "minProperties": f"needs at least {n} entries, not {got}"}[kw]
+        yield Diagnostic("E206", f"{where} {words}", doc.span(path))
         return
     if kw == "propertyNames":
         bad = err.instance

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import pickle
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
@@ -27,8 +28,16 @@ _WORDS = {
     "DOT": "'.'", "EQ": "'='", "PLUS": "'+'", "MINUS": "'-'", "NAME": "a name", "INT": "a number",
     "STRING": "a quoted string", "_NL": "the end of the line", "_INDENT": "an indented block",
     "_DEDENT": "the end of the block", "COMPARE_OP": "a comparison", "MUL_OP": "'*', '//' or '%'",
-    "$END": "the end of the text", "MORETHAN": "'>'", "LESSTHAN": "'<'",
+    "$END": "the end of the text", "MORETHAN": "'>'", "LESSTHAN": "'<'", "PLUS_EQ": "'+='",
+    "MINUS_EQ": "'-='",
 }
+# What an unexpected token is called after "unexpected".
+_UNEXPECTED = {"_NL": "end of line", "_INDENT": "indentation", "_DEDENT": "end of the block",
+               "$END": "end of the rule"}
+# Terminals that start a value, and terminals that continue one: a long "expected" list becomes a phrase.
+_VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "TRUE", "FALSE", "NOT"}
+_CONNECTORS = {"TO", "FROM", "OF", "WHERE", "AS", "BY", "IN", "WHEN"}  # words that join parts of a statement
+_OPERATORS = {"PLUS", "MINUS", "MUL_OP", "COMPARE_OP", "AND", "OR", "IF", "DOT", "LSQB", "LPAR"}
 
 
 class _RulesIndenter(Indenter):
@@ -44,8 +53,93 @@ class _RulesIndenter(Indenter):
 def parser() -> Lark:
     with open(GRAMMAR, encoding="utf-8") as fh:
         grammar = fh.read()
-    return Lark(grammar, parser="lalr", start=["block", "condition"], postlex=_RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=True, cache=False)
+    kw = dict(parser="lalr", start=["block", "condition"], postlex=_RulesIndenter(), propagate_positions=True,
+              maybe_placeholders=True)
+    try:  # Lark keeps the built parser in a cache file keyed by the grammar's hash: later runs skip the build
+        return Lark(grammar, cache=_cache_file(grammar), **kw)
+    except OSError:
+        return Lark(grammar, **kw)
+
+
+class _AstCache:
+    """Parsed rule texts by (kind, text), kept on disk between runs.
+
+    Each entry is stored pickled and unpickled on every use, so callers get a
+    fresh tree they may annotate. The file sits next to Lark's grammar cache
+    and is keyed by the same grammar digest plus this module's source.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], bytes] | None = None
+        self.dirty = False
+        self.path: str | None = None
+
+    def _load(self) -> dict:
+        if self.entries is None:
+            self.entries = {}
+            # Keyed by the node classes too: a pickled tree of other classes would unpickle broken.
+            with open(GRAMMAR, encoding="utf-8") as fh, open(__file__, encoding="utf-8") as me, \
+                    open(N.__file__, encoding="utf-8") as nodes:
+                self.path = _cache_file(fh.read() + me.read() + nodes.read()).replace(".lark-cache", ".asts")
+            try:
+                with open(self.path, "rb") as fh:
+                    data = pickle.load(fh)
+                if isinstance(data, dict):
+                    self.entries = data
+            except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
+                self.entries = {}
+        return self.entries
+
+    def get(self, key: tuple[str, str]):
+        blob = self._load().get(key)
+        return None if blob is None else pickle.loads(blob)
+
+    def put(self, key: tuple[str, str], ast) -> None:
+        self._load()[key] = pickle.dumps(ast, protocol=pickle.HIGHEST_PROTOCOL)
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty or self.path is None:
+            return
+        self.dirty = False
+        try:
+            import tempfile
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".asts-")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+_ast_cache = _AstCache()
+
+
+def _cached_parse(src: str, kind: str):
+    key = (kind, src)
+    ast = _ast_cache.get(key)
+    if ast is None:
+        ast = _ToAst(src).transform(parser().parse(src, start=kind))
+        _ast_cache.put(key, ast)
+    return ast
+
+
+def save_cache() -> None:
+    _ast_cache.save()
+
+
+def _cache_file(grammar: str) -> str:
+    import hashlib
+    import lark
+    import tempfile
+    digest = hashlib.sha256((grammar + lark.__version__).encode()).hexdigest()[:16]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulewright")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        folder = tempfile.gettempdir()
+    return os.path.join(folder, f"grammar-{digest}.lark-cache")
 
 
 def _pos(meta_or_tok: Any) -> N.Pos:
@@ -246,10 +340,10 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
                                  "write {expression} to show a value")
         inner = raw[j + 1:k]
         try:
-            tree = parser().parse(inner, start="condition")
-            expr = _ToAst(inner).transform(tree)
-        except (UnexpectedInput, VisitError):
-            raise _SyntaxProblem(f"'{{{inner}}}' is not an expression", (offset + j, offset + k + 1)) from None
+            expr = _ToAst(inner).transform(parser().parse(inner, start="condition"))
+        except (UnexpectedInput, VisitError, _SyntaxProblem):
+            raise _SyntaxProblem(f"'{{{inner}}}' is not an expression", (offset + j, offset + k + 1),
+                                 "write {expression} to show a value, e.g. {me} or {count(draw)}") from None
         _shift(expr, offset + j + 1)
         parts.append(expr)
         i = k + 1
@@ -265,10 +359,36 @@ def _shift(expr: N.Node, by: int) -> None:
             n.func_pos = (n.func_pos[0] + by, n.func_pos[1] + by)
 
 
+def _bad_dedent(src: str) -> int:
+    """Offset of the first line that dedents to a column no open block starts at."""
+    stack, offset = [0], 0
+    for line in src.split("\n"):
+        body = line.lstrip(" \t")
+        if body and not body.startswith("#"):
+            col = len(line) - len(body)
+            if col > stack[-1]:
+                stack.append(col)
+            else:
+                while col < stack[-1]:
+                    stack.pop()
+                if col != stack[-1]:
+                    return offset + col
+        offset += len(line) + 1
+    return 0
+
+
 def _expected(tokens: set[str]) -> str:
-    words = sorted({_WORDS.get(t, f"'{t.lower()}'" if t.isupper() else t) for t in tokens if t != "COMMENT"})
-    if len(words) > 6:
-        return ""
+    tokens = {t for t in tokens if t != "COMMENT" and not t.startswith("__")}
+    keywords = sorted(t.lower() for t in tokens & _CONNECTORS)
+    if len(tokens) > 6 and keywords:
+        return "expected " + " or ".join(f"'{k}'" for k in keywords) + " here (or an operator)"
+    if len(tokens) > 6:
+        if len(tokens & _VALUE_START) >= 4:
+            return "expected a value here: a name, a number, a quoted text, a list or '('"
+        if len(tokens & _OPERATORS) >= 3:
+            return "expected an operator (such as + - * == and or) or the end of the rule"
+        return "check the words around here against the rules language (grammar/rules.lark)"
+    words = sorted({_WORDS.get(t, f"'{t.lower()}'" if t.isupper() else t) for t in tokens})
     return "expected " + ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1] if words else ""
 
 
@@ -280,12 +400,11 @@ def parse(text: Text, kind: str) -> Any:
     src = text.value
     if kind == "condition":
         # A condition may be folded over several YAML lines; it is one expression.
-        src = src.replace("\r", " ").replace("\n", " ")
+        src = src.replace("\r", " ").replace("\n", " ") + "\n"  # a trailing comment needs its line end
     elif not src.endswith("\n"):
         src += "\n"
     try:
-        tree = parser().parse(src, start=kind)
-        return _ToAst(src).transform(tree)
+        return _cached_parse(src, kind)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _SyntaxProblem):
@@ -293,12 +412,15 @@ def parse(text: Text, kind: str) -> Any:
         raise
     except UnexpectedCharacters as exc:
         ch = src[exc.pos_in_stream] if exc.pos_in_stream < len(src) else "?"
-        hint = "strings are written in quotes" if ch in "\"'" else None
+        hint = "this character is not part of the rules language"
+        if ch in "\"'":
+            hint = f"this text is never closed: add the closing {ch} on the same line"
         if ch == "=" and src[exc.pos_in_stream:exc.pos_in_stream + 2] != "==":
             hint = "compare with '=='; assign with '=' only in effects"
         if ch == "&" or ch == "|":
             hint = "write `and` / `or`"
-        raise SpecError([Diagnostic("E301", f"unexpected character '{ch}'", text.locate(exc.pos_in_stream, exc.pos_in_stream + 1),
+        msg = f"unclosed text starting with {ch}" if ch in "\"'" else f"unexpected character '{ch}'"
+        raise SpecError([Diagnostic("E301", msg, text.locate(exc.pos_in_stream, exc.pos_in_stream + 1),
                                     hint=hint)]) from None
     except UnexpectedToken as exc:
         tok = exc.token
@@ -308,14 +430,18 @@ def parse(text: Text, kind: str) -> Any:
             span = text.locate(max(0, start - 1), start)
         else:
             shown = str(tok).strip() or tok.type
-            msg = f"unexpected {_WORDS.get(tok.type, repr(shown))}" if tok.type in ("_NL", "_INDENT") else f"unexpected '{shown}'"
+            msg = f"unexpected {_UNEXPECTED[tok.type]}" if tok.type in _UNEXPECTED else f"unexpected '{shown}'"
             start = tok.start_pos if tok.start_pos is not None else 0
             if tok.type == "_NL":
                 start = max(0, start)
                 span = text.locate(start - 1 if start else 0, start)
             else:
                 span = text.locate(start, tok.end_pos or start + 1)
-        expected = _expected(set(exc.expected))
+        try:  # the tokens that really can come next (LALR's `expected` merges states)
+            accepted = set(exc.interactive_parser.accepts()) or set(exc.expected)
+        except Exception:
+            accepted = set(exc.expected)
+        expected = _expected(accepted)
         hint = expected or None
         if kind == "condition" and tok.type == "EQ":
             hint = "compare with '=='"
@@ -328,6 +454,7 @@ def parse(text: Text, kind: str) -> Any:
         raise SpecError([Diagnostic("E300", "syntax error", text.locate(getattr(exc, "pos_in_stream", 0) or 0))]) from None
     except Exception as exc:  # the Indenter raises on inconsistent dedent
         if type(exc).__name__ == "DedentError":
-            raise SpecError([Diagnostic("E303", "inconsistent indentation", text.locate(0, 1),
-                                        hint="indent every block by the same amount")]) from None
+            at = _bad_dedent(src)
+            raise SpecError([Diagnostic("E303", "inconsistent indentation", text.locate(at, at + 1),
+                                        hint="indent this line like the block it belongs to (or an enclosing one)")]) from None
         raise

@@ -1,0 +1,110 @@
+"""The ambiguity lab's statistics must be right: verdicts, intervals, false-material rate."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter import paired
+from interpreter.cli import cli
+from interpreter.lab import Arm, ambiguity_lab, compare_arms
+from interpreter.runner import GameSpec
+
+RACE = "tests/specs/race.yaml"
+
+
+def _finished(turns, winners, scores=(3, 1)):
+    return ("finished", tuple(winners), turns, 0, scores, None, 0)
+
+
+def test_paired_interval_known_numbers():
+    base = [_finished(10, [0]), _finished(10, [1]), _finished(10, [0]), _finished(10, [1])]
+    other = [_finished(12, [0]), _finished(14, [1]), _finished(12, [0]), _finished(14, [1])]
+    by = {i.measure: i for i in paired.compare(base, other, 2)}
+    assert by["turns"].mean == pytest.approx(3.0)
+    assert by["turns"].n == 4
+    assert by["turns"].excludes_zero
+    assert by["win P1"].mean == 0 and by["win P1"].half == 0
+    assert not by["stalled"].excludes_zero
+
+
+def test_ties_split_the_win_share():
+    base = [_finished(5, [0, 1])]
+    other = [_finished(5, [0])]
+    by = {i.measure: i for i in paired.compare(base, other, 2)}
+    assert by["win P1"].mean == pytest.approx(0.5)
+    assert by["win P2"].mean == pytest.approx(-0.5)
+
+
+def test_bonferroni_widens_with_more_measures():
+    d = [_finished(10 + (i % 3), [i % 2]) for i in range(50)]
+    e = [_finished(11 + (i % 5), [(i + 1) % 2]) for i in range(50)]
+    two = {i.measure: i for i in paired.compare(d, e, 2)}["turns"]
+    six = {i.measure: i for i in paired.compare(d, e, 6)}["turns"]
+    assert six.half > two.half  # more measures, stricter level per measure
+
+
+def test_lab_verdicts_material_immaterial_unreachable():
+    rep = ambiguity_lab(RACE, 2, 300, seed=3)
+    verdicts = {a.name: a.verdict for a in rep.ambiguities}
+    assert verdicts == {"first_bonus": "material", "shuffle_twice": "immaterial", "never_read": "unreachable"}
+    assert rep.ambiguities[0].name == "first_bonus"  # sorted by impact: the material one first
+    assert rep.games == 300
+
+
+def test_spec_compared_with_itself_is_immaterial():
+    arms = [Arm("a", GameSpec(RACE)), Arm("b", GameSpec(RACE))]
+    played, rows = compare_arms(arms, 2, 200, seed=5)
+    assert played == 200
+    assert rows[1].verdict == "immaterial"
+    assert all(i.mean == 0 and i.half == 0 for i in rows[1].intervals)
+
+
+def test_variant_that_changes_the_outcome_is_material():
+    arms = [Arm("to 5", GameSpec(RACE)), Arm("to 8", GameSpec(RACE, options={"target": 8}))]
+    _, rows = compare_arms(arms, 2, 200, seed=5)
+    assert rows[1].verdict == "material"
+    turns = {i.measure: i for i in rows[1].intervals}["turns"]
+    assert turns.lo > 0
+
+
+def test_false_material_rate_of_a_no_op_within_the_level():
+    """Re-dealing the deck changes every game but not the odds: over repeated seeds the lab
+    must call it material no more often than its 5% level allows."""
+    trials, material = 40, 0
+    for seed in range(trials):
+        rep = ambiguity_lab(RACE, 2, 150, seed=1000 + seed, only=["shuffle_twice"])
+        material += rep.ambiguities[0].verdict == "material"
+    assert material / trials <= 0.075, f"{material} of {trials} no-op comparisons called material"
+
+
+def test_precision_mode_stops_when_intervals_are_narrow():
+    rep = ambiguity_lab(RACE, 2, 100, seed=7, precision=0.2, max_games=5000, only=["shuffle_twice"])
+    assert 100 <= rep.games < 5000
+    for iv in rep.ambiguities[0].readings[0].intervals:
+        limit = 0.2 if iv.rate else 0.2 * rep.baseline["turns_mean"]
+        assert iv.half <= limit or math.isclose(iv.half, limit)
+
+
+def test_cli_ambiguities_json_and_report(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["ambiguities", RACE, "-p", "2", "-g", "100", "--json",
+                              "--report", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["games"] == 100
+    assert {a["ambiguity"] for a in data["ambiguities"]} == {"first_bonus", "shuffle_twice", "never_read"}
+    assert (tmp_path / "rep" / "index.html").read_text().count("<img") == 3
+    assert (tmp_path / "rep" / "first_bonus.png").stat().st_size > 1000
+
+
+def test_cli_lint_reports_a_branch_that_never_runs():
+    res = CliRunner().invoke(cli, ["lint", RACE, "-p", "2", "-g", "50"])
+    assert res.exit_code == 0
+    # A race to 5 never empties the 12-card deck, and a deck never holds 100 cards: both are findings.
+    assert "race.yaml:55:10: warning[W501]" in res.stderr
+    assert "race.yaml:61:10: warning[W501]" in res.stderr
+    # The branch inside depends on a reading (it runs under another interpretation): not a finding.
+    assert ":62:" not in res.stderr
+    res = CliRunner().invoke(cli, ["lint", "games/stun.yaml", "-p", "3", "-g", "100"])
+    assert "games/stun.yaml:" in res.stderr and "W501" in res.stderr
