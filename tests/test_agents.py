@@ -76,7 +76,9 @@ def _rearranged(st, rng):
     return s
 
 
-@pytest.mark.parametrize("spec, players", [(STUN, 2), (STUN, 3), (HANDS, 3)], ids=["stun-2", "stun-3", "hands-3"])
+@pytest.mark.parametrize("spec, players", [(STUN, 2), (STUN, 3), (HANDS, 3), ("games/stunt-academy.yaml", 3),
+                                           ("games/first-in-flight-stunt-pack.yaml", 3)],
+                         ids=["stun-2", "stun-3", "hands-3", "stunt-academy-3", "first-in-flight-3"])
 @pytest.mark.parametrize("agent", ["random", "first", "greedy:3", "mcts:12"])
 def test_decision_depends_only_on_the_view(spec, players, agent):
     game = load_game(spec)

@@ -1,6 +1,8 @@
 """The PettingZoo AEC environment (skipped without the rl extra)."""
 from __future__ import annotations
 
+import glob
+import os
 import random
 
 import pytest
@@ -11,6 +13,7 @@ np = pytest.importorskip("numpy")
 from pettingzoo.test import api_test  # noqa: E402
 
 from helpers import STUN  # noqa: E402
+from interpreter.api import load_game  # noqa: E402
 from interpreter.determinize import unseen_zones  # noqa: E402
 from interpreter.pettingzoo_env import RulewrightEnv, env  # noqa: E402
 
@@ -24,6 +27,17 @@ HANDS = "tests/specs/hands.yaml"
 @pytest.mark.parametrize("spec, players", [(STUN, 2), (STUN, 4), (HANDS, 3)], ids=["stun-2", "stun-4", "hands-3"])
 def test_pettingzoo_api_test(spec, players):
     api_test(env(spec, players), num_cycles=300)
+
+
+SHIPPED = sorted(glob.glob("games/*.yaml"))
+
+
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning",
+                            "ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.parametrize("spec", SHIPPED, ids=[os.path.basename(p) for p in SHIPPED])
+def test_pettingzoo_api_test_on_every_shipped_spec(spec):
+    e = env(spec, load_game(spec).spec.min_players)
+    api_test(e, num_cycles=100)
 
 
 def test_layout_is_documented_and_stable():
