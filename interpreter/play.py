@@ -23,7 +23,7 @@ from .whynot import unavailable
 
 SAVE_FORMAT = 1
 HELP = ("type the number of an option; `why` to see why an action is not offered (`why N` for one); "
-        "`view` to see the table again; `save FILE`; `quit`")
+        "`view` to see the table again (`view all`: every counter); `save FILE`; `quit`")
 
 
 class SaveError(ValueError):
@@ -146,7 +146,7 @@ class Session:
             elif cmd in ("why", "w"):
                 self.why(st, arg)
             elif cmd in ("view", "v", "look"):
-                self.show_view(st)
+                self.show_view(st, full=arg == "all")
                 self.show_options(st)
             elif cmd == "save":
                 if not arg:
@@ -182,28 +182,52 @@ class Session:
             shown += 1
         return shown
 
-    def show_view(self, st: State) -> None:
+    def show_view(self, st: State, full: bool = False) -> None:
+        """The person's view: zones (empty ones on one line), then the counters as a table with a
+        column per player; counters still at their start value are left out unless `full`."""
         g, me = self.g, self.s.seat
         v = st.view(me)
         spec = g.spec
         self.write(f"-- your view (P{me + 1}) --")
         zlabel = {z.name: z.label for z in spec.zones.values()}
+        empty = []
         for zname, content in v["zones"].items():
             seat, _, base = zname.rpartition(".")
             label = zlabel.get(base, base)
             who = "" if not seat else ("your " if seat == f"P{me + 1}" else f"{seat}'s ")
-            if isinstance(content, int):
-                shown = f"{content} card{'s' if content != 1 else ''}, face down" if content else "empty"
+            if not content:
+                empty.append(f"{who}{label}")
+            elif isinstance(content, int):
+                self.write(f"  {who}{label}: {content} card{'s' if content != 1 else ''}, face down")
             else:
-                shown = ", ".join(content) if content else "empty"
-            self.write(f"  {who}{label}: {shown}")
-        for name, val in v["global"].items():
-            self.write(f"  {spec.vars['global'][name].label}: {_val(val)}")
-        for p, row in enumerate(v["players"]):
-            vals = "; ".join(f"{spec.vars['player'][k].label} {_val(x)}" for k, x in row.items())
-            self.write(f"  P{p + 1}{' (you)' if p == me else ''}{' to play' if p == v['current'] else ''}: {vals}")
-        for name, val in (v.get("turn") or {}).items():
-            self.write(f"  this turn, {spec.vars['turn'][name].label}: {_val(val)}")
+                self.write(f"  {who}{label}: {', '.join(content)}")
+        if empty:
+            self.write(f"  empty: {'; '.join(empty)}")
+        hidden = 0
+        for scope, values in (("global", v["global"]), ("turn", v.get("turn") or {})):
+            for name, val in values.items():
+                vd = spec.vars[scope][name]
+                if full or val != vd.start:
+                    self.write(f"  {'this turn, ' if scope == 'turn' else ''}{vd.label}: {_val(val)}")
+                else:
+                    hidden += 1
+        rows = []
+        for name, vd in spec.vars["player"].items():
+            vals = [row[name] for row in v["players"]]
+            if full or name == spec.score or any(x != vd.start for x in vals):
+                rows.append((_short(vd.label), [_val(x) for x in vals]))
+            else:
+                hidden += 1
+        heads = [f"P{p + 1}{' (you)' if p == me else ''}{' *' if p == v['current'] else ''}"
+                 for p in range(len(v["players"]))]
+        if rows:
+            w = max(len(r[0]) for r in rows)
+            cw = [max([len(h)] + [len(r[1][i]) for r in rows]) for i, h in enumerate(heads)]
+            self.write("  " + " " * w + "  " + "  ".join(h.rjust(c) for h, c in zip(heads, cw)))
+            for label, vals in rows:
+                self.write("  " + label.ljust(w) + "  " + "  ".join(x.rjust(c) for x, c in zip(vals, cw)))
+        if hidden:
+            self.write(f"  ({hidden} more counter{'s' if hidden != 1 else ''} at the start value: `view all`)")
 
     def show_options(self, st: State) -> None:
         d = st.decision()
@@ -237,6 +261,10 @@ class Session:
                 self.write(f"   rule: \"{w.rule}\"")
             if w.where:
                 self.write(f"   spec: {w.where}")
+
+
+def _short(label: str, width: int = 44) -> str:
+    return label if len(label) <= width else label[:width - 1] + "\u2026"
 
 
 def _val(v) -> str:

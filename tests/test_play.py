@@ -89,3 +89,14 @@ def test_usage_errors(args, code, message):
     assert r.exit_code == code, r.output
     assert message in r.output
     assert "Traceback" not in r.output
+
+
+def test_view_is_compact_and_view_all_shows_every_counter():
+    r = run(["games/stunt-academy.yaml", "--seat", "1", "--seed", "2"], ["view all", "quit"])
+    assert r.exit_code == 0, r.output
+    first, rest = r.output.split("P1, your action:", 1)
+    assert "more counters at the start value: `view all`" in first
+    assert "victory points" in first  # the score is always shown
+    assert "checks on the Scoring Chart (fight)" not in first
+    assert "checks on the Scoring Chart (fight)" in rest
+    assert "empty: " in first
