@@ -199,3 +199,12 @@ def test_strength_benchmark_runs(tmp_path, capsys):
     assert all(0 <= r["ci95"][0] <= r["win_share"] <= r["ci95"][1] <= 1 for r in rows)
     assert "win share" in capsys.readouterr().out
     assert mod.wilson(50, 100) == pytest.approx((0.404, 0.596), abs=1e-3)
+
+
+@pytest.mark.parametrize("agent", ["greedy:2", "mcts:8"])
+def test_agents_never_change_the_state(agent):
+    game = load_game(HANDS)
+    for i, st in enumerate(_decision_states(game, 3, 4, seed=2)):
+        before = st.fingerprint()
+        make_agent(agent, i, st.pplayer).pick(st)
+        assert st.fingerprint() == before
