@@ -223,7 +223,7 @@ def _print_table(rows: list[Row], games: int, players: int, master: int, rounds:
                 "" if first or ratio is None else f"{ratio:.2f}",
                 "" if first or row.mismatches is None else f"{games - row.mismatches}/{games}",
             )
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
     console.print(table)
     for row in rows:
         for side_name, side in (("hand-written", row.hand), ("interpreter", row.interp)):
