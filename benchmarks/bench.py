@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     # Run as `python benchmarks/bench.py`, sys.path holds benchmarks/, not the repo.
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import stun_handwritten, stunt_academy_handwritten  # noqa: E402
+from benchmarks import first_in_flight_handwritten, stun_handwritten, stunt_academy_handwritten  # noqa: E402
 
 Baseline = Callable[..., dict]
 
@@ -52,6 +52,8 @@ class Benchmark:
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("stun", "games/stun.yaml", stun_handwritten.play, {"win_chips": 5}),
     Benchmark("stunt-academy", "games/stunt-academy.yaml", stunt_academy_handwritten.play),
+    Benchmark("first-in-flight", "games/first-in-flight.yaml", first_in_flight_handwritten.play),
+    Benchmark("fif-stunt-pack", "games/first-in-flight-stunt-pack.yaml", first_in_flight_handwritten.play_stunt_pack),
 )
 
 
@@ -221,7 +223,7 @@ def _print_table(rows: list[Row], games: int, players: int, master: int, rounds:
                 "" if first or ratio is None else f"{ratio:.2f}",
                 "" if first or row.mismatches is None else f"{games - row.mismatches}/{games}",
             )
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
     console.print(table)
     for row in rows:
         for side_name, side in (("hand-written", row.hand), ("interpreter", row.interp)):

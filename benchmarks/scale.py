@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--quick", action="store_true", help="smaller memory series")
     a = ap.parse_args()
-    con = Console()
+    con = Console(width=None if sys.stdout.isatty() else 160)
     t = Table(title=f"workers: {a.games} games of {a.spec}, {a.players} players", title_justify="left")
     for c in ("workers", "seconds", "games/s", "speed-up", "same statistics"):
         t.add_column(c, justify="right")
