@@ -546,7 +546,7 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
         if seat - 1 in bots:
             raise click.UsageError(f"seat {seat} is yours: give --agent for the other seats only")
         settings = Settings(spec, n, seat - 1, seed, opts, reads, bots)
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin  # click.testing.CliRunner swaps it for the input it is given
 
     def read(prompt: str) -> str | None:
         click.echo(prompt, nl=False)
