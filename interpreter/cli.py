@@ -81,6 +81,17 @@ def _load(path: str, options: dict, readings: dict, budget: int | None = None):
         raise click.UsageError(str(exc)) from None
 
 
+def _checked_spec(path: str):
+    """The checked spec at `path`, or a clean exit 1 with its diagnostics."""
+    if not os.path.exists(path):
+        raise Failed(f"{path}: no such file")
+    try:
+        return api.load_spec(path)[0]
+    except SpecError as exc:
+        _show_diagnostics(exc.diagnostics)
+        raise Failed(f"{path}: the spec has errors") from None
+
+
 option_opt = click.option("--option", "-o", "options", multiple=True, metavar="NAME=VALUE",
                           help="Set a game option (repeatable).")
 reading_opt = click.option("--reading", "-r", "readings", multiple=True, metavar="AMBIGUITY=INTERPRETATION",
@@ -319,13 +330,7 @@ def test_cmd(specs: tuple[str, ...]) -> None:
     failed = 0
     total = 0
     for path in specs:
-        if not os.path.exists(path):
-            raise Failed(f"{path}: no such file")
-        try:
-            spec, _ = api.load_spec(path)
-        except SpecError as exc:
-            _show_diagnostics(exc.diagnostics)
-            raise Failed(f"{path}: the spec has errors") from None
+        spec = _checked_spec(path)
         for o in run_examples(spec):
             total += 1
             mark = "[green]pass[/green]" if o.ok else "[red]FAIL[/red]"
@@ -376,13 +381,7 @@ def explain(spec: str, measure: bool, players: int | None, games: int, seed: int
     """The spec as readable rules (Markdown), each beside the rulebook sentence it encodes, and which
     rulebook paragraphs no rule encodes."""
     from .explain import explain as do_explain
-    if not os.path.exists(spec):
-        raise Failed(f"{spec}: no such file")
-    try:
-        s, _ = api.load_spec(spec)
-    except SpecError as exc:
-        _show_diagnostics(exc.diagnostics)
-        raise Failed(f"{spec}: the spec has errors") from None
+    s = _checked_spec(spec)
     verdicts = None
     if measure and s.ambiguities:
         from .lab import ambiguity_lab

@@ -118,7 +118,7 @@ class PyGen:
         m = getattr(self, "x_" + type(e).__name__, None)
         src = m(e) if m else None
         if src is None:  # not handled here: call the closure version
-            return f"{self.h(self.comp.closure_expr(e))}(st, {self._frame_locals(e)})"
+            return f"{self.h(self.comp.cexpr(e))}(st, {self._frame_locals(e)})"
         return src
 
     def _frame_locals(self, e: N.Expr | None = None) -> str:

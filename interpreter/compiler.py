@@ -60,6 +60,13 @@ class Frame:
 ACTION, VALUE, OPTION, SUBSET = 0, 1, 2, 3
 
 
+def _as_list(f: Fn, ty: T) -> Fn:
+    """A collection-valued function; a zone's becomes its card list."""
+    if ty is T.ZONE:
+        return lambda st, L: st.zones[f(st, L)]
+    return f
+
+
 def _ret(st, fr) -> None:
     st.stack.pop()
 
@@ -122,13 +129,7 @@ class Compiler:
 
     def coll(self, e: N.Expr) -> Fn:
         """A collection as a list (a zone becomes its card list)."""
-        f = self.expr(e)
-        if e.ty is T.ZONE:
-            return lambda st, L: st.zones[f(st, L)]
-        return f
-
-    def closure_expr(self, e: N.Expr) -> Fn:
-        return self.cexpr(e)
+        return _as_list(self.expr(e), e.ty)
 
     def fitter(self, vd) -> Callable[[int], int]:
         """Bounds of a variable: cut to the bound (clamp) or a rule error."""
@@ -189,11 +190,8 @@ class Compiler:
         return getattr(self, "x_" + type(e).__name__)(e)
 
     def ccoll(self, e: N.Expr) -> Fn:
-        """A collection as a list (a zone becomes its card list)."""
-        f = self.cexpr(e)
-        if e.ty is T.ZONE:
-            return lambda st, L: st.zones[f(st, L)]
-        return f
+        """`coll` for the closure version."""
+        return _as_list(self.cexpr(e), e.ty)
 
     def x_Name(self, e: N.Name) -> Fn:
         kind = e.ref[0]

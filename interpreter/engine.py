@@ -734,7 +734,7 @@ class State:
             "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
             "global": dict(zip(spec.vars["global"], self.gvars)),
             "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
-            "turn": dict(zip(spec.vars["turn"], self.tvars)),  # the turn's counters are public too
+            "turn_vars": dict(zip(spec.vars["turn"], self.tvars)),  # the turn's counters are public too
             "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,
         }
 

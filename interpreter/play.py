@@ -204,7 +204,7 @@ class Session:
         if empty:
             self.write(f"  empty: {'; '.join(empty)}")
         hidden = 0
-        for scope, values in (("global", v["global"]), ("turn", v.get("turn") or {})):
+        for scope, values in (("global", v["global"]), ("turn", v.get("turn_vars") or {})):
             for name, val in values.items():
                 vd = spec.vars[scope][name]
                 if full or val != vd.start:

@@ -205,7 +205,7 @@ class _Merge:
             old = self.get(path)
             if isinstance(old, dict):
                 self.error("E112", f"'{dotted}' is {_kind(old)}; `set:` changes a single value", at,
-                           hint=f"to swap the whole entry, write it under `replace:`")
+                           hint="to swap the whole entry, write it under `replace:`")
                 continue
             if isinstance(value, dict):
                 self.error("E112", f"`set:` gives '{dotted}' {_kind(value)}, but the base has {_kind(old)} there",
