@@ -22,6 +22,26 @@ class RuleError(Exception):
     """A rule did something impossible at run time (top of an empty zone ...)."""
 
 
+# Values a rule may build: past these a game ends as an error instead of filling the machine's memory.
+MAX_LIST = 100_000  # elements of a list (range, joined lists)
+MAX_NUMBER = 2 ** 63  # the size of a product (`*`); sums grow only one bit per step
+
+
+def join(a, b) -> list:
+    """`a + b` of two collections."""
+    out = list(a) + list(b)
+    if len(out) > MAX_LIST:
+        raise RuleError(f"a list of {len(out):,} elements (the limit is {MAX_LIST:,})")
+    return out
+
+
+def multiply(a: int, b: int) -> int:
+    v = a * b
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise RuleError(f"a number too large for a game ({a} * {b})")
+
+
 @dataclass(frozen=True, slots=True)
 class Builtin:
     name: str
@@ -164,7 +184,13 @@ def _abs(a, t, p):
 
 def _range(a, t, p):
     lo, hi = a
-    return lambda st, L: list(range(lo(st, L), hi(st, L) + 1))
+
+    def numbers(st, L):
+        a, b = lo(st, L), hi(st, L)
+        if b - a >= MAX_LIST:
+            raise RuleError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (the limit is {MAX_LIST:,})")
+        return list(range(a, b + 1))
+    return numbers
 
 
 def _position(a, t, p):

@@ -20,7 +20,9 @@ from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program
 from .kinds import T
 from .model import Spec
 
-DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, decisions
+DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
+MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
+MAX_OPTIONS = 10_000  # options of one decision
 
 
 class Status(StrEnum):
@@ -345,6 +347,8 @@ def _param_combos(st, ai: int, params: list, n: int, out: list) -> None:
 
     def rec(k: int, chosen: tuple) -> None:
         if k == len(params):
+            if len(out) >= MAX_OPTIONS:
+                raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
             out.append((ai, chosen))
             return
         for x in list(params[k](st, L if k == 0 else _with(L, chosen))):
@@ -578,6 +582,8 @@ class State:
             return self.finish()
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
+        if len(options) > MAX_OPTIONS:
+            raise RuleError(f"a decision with {len(options):,} options (the limit is {MAX_OPTIONS:,})")
         self.tick()
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
@@ -587,6 +593,16 @@ class State:
         self.steps += 1
         if self.steps > self.g.budget:
             raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
+        if len(self.stack) > MAX_CALL_DEPTH:
+            raise RuleError(f"procedures and triggers call each other more than {MAX_CALL_DEPTH:,} deep")
+
+    def spend(self, n: int) -> int:
+        """Charge a loop's `n` iterations to the step budget at once; returns `n`."""
+        if n > 0:
+            self.steps += n
+            if self.steps > self.g.budget:
+                raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
+        return n
 
     def end_turn(self) -> None:
         if not self.in_turn:
@@ -673,6 +689,8 @@ class State:
                 if when is None or when(self, L):
                     pending.append(Frame(prog, 0, L))
         self.stack.extend(reversed(pending))  # the first card's trigger runs first
+        if pending:  # triggers that fire each other end at the budget or the call depth
+            self.tick()
 
     def event(self, kind: str, **data: Any) -> None:
         self.log.append({"e": kind, **data})
