@@ -17,7 +17,7 @@ from .model import Spec
 __all__ = ["load_spec", "load_game", "play_random", "Game", "State", "Result", "Status", "SpecError",
            "SetupError", "Diagnostic"]
 
-_cache: dict[tuple, tuple[Spec, list[Diagnostic]]] = {}
+_cache: dict[str, tuple[tuple, tuple[Spec, list[Diagnostic]]]] = {}
 
 
 def check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
@@ -56,14 +56,26 @@ def compile_game(spec: Spec, options: dict[str, Any] | None = None, readings: di
 
 def load_spec(path: str) -> tuple[Spec, list[Diagnostic]]:
     """A checked spec and its warnings; raises SpecError with every error."""
-    st = os.stat(path)
-    key = (os.path.abspath(path), st.st_mtime_ns, st.st_size)
-    if key not in _cache:
+    key = os.path.abspath(path)
+    hit = _cache.get(key)
+    if hit is None or hit[0] != _stamps(hit[1][0].doc.sources):
         spec, diags = check_spec(path)
         if spec is None:
             raise SpecError(diags)
-        _cache[key] = (spec, diags)
-    return _cache[key]
+        # A variant is stale when any of its files (itself and its bases) changed.
+        _cache[key] = (_stamps(spec.doc.sources), (spec, diags))
+    return _cache[key][1]
+
+
+def _stamps(paths) -> tuple:
+    out = []
+    for p in sorted(paths):
+        try:
+            st = os.stat(p)
+            out.append((p, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((p, None, None))
+    return tuple(out)
 
 
 def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,

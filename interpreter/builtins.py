@@ -133,6 +133,9 @@ def _bottom(a, t, p):
 
 def _first(a, t, p):
     coll = _cards(a[0], t[0])
+    if len(a) == 2:
+        n = a[1]
+        return lambda st, L: list(coll(st, L)[:max(0, n(st, L))])
 
     def first(st, L):
         items = coll(st, L)
@@ -140,6 +143,37 @@ def _first(a, t, p):
             raise RuleError("first of an empty list")
         return items[0]
     return first
+
+
+def _last(a, t, p):
+    coll = _cards(a[0], t[0])
+    if len(a) == 2:
+        n = a[1]
+
+        def last_n(st, L):
+            k = n(st, L)
+            return list(coll(st, L)[-k:]) if k > 0 else []
+        return last_n
+
+    def last(st, L):
+        items = coll(st, L)
+        if not items:
+            raise RuleError("last of an empty list")
+        return items[-1]
+    return last
+
+
+def _after(a, t, p):
+    coll, x = _cards(a[0], t[0]), a[1]
+
+    def after(st, L):
+        items = coll(st, L)
+        v = x(st, L)
+        for i, y in enumerate(items):
+            if y == v:
+                return list(items[i + 1:])
+        return []
+    return after
 
 
 def _seat(a, t, p):
@@ -182,15 +216,16 @@ def _abs(a, t, p):
     return lambda st, L: abs(f(st, L))
 
 
+def numbers(a: int, b: int) -> list[int]:
+    """range(a, b): a to b, both included."""
+    if b - a >= MAX_LIST:
+        raise RuleError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (the limit is {MAX_LIST:,})")
+    return list(range(a, b + 1))
+
+
 def _range(a, t, p):
     lo, hi = a
-
-    def numbers(st, L):
-        a, b = lo(st, L), hi(st, L)
-        if b - a >= MAX_LIST:
-            raise RuleError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (the limit is {MAX_LIST:,})")
-        return list(range(a, b + 1))
-    return numbers
+    return lambda st, L: numbers(lo(st, L), hi(st, L))
 
 
 def _position(a, t, p):
@@ -244,6 +279,11 @@ def _elem(types: list) -> T:
     return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(types[0], T.ANY)
 
 
+def _elem_or_list(types: list) -> T:
+    """`first(list)` is an element, `first(list, n)` a list."""
+    return _same(types) if len(types) == 2 else _elem(types)
+
+
 def _same(types: list) -> T:
     return T.CARDS if types[0] is T.ZONE else types[0]
 
@@ -272,8 +312,16 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "top(draw)", _top),
     Builtin("bottom", (T.ZONE,), lambda ts: T.CARD, "The bottom card of a zone (an error if it is empty).",
             "bottom(draw)", _bottom),
-    Builtin("first", (COLL,), _elem, "The first element of a list, or the bottom card of a zone.",
-            "first(players)", _first),
+    Builtin("first", (COLL, T.INT), _elem_or_list,
+            "The first element of a list, or the bottom card of a zone; with a number n, the first n elements "
+            "(all of them when there are fewer).", "first(players) == seat(1) and count(first(draw, 3)) <= 3", _first,
+            min_args=1),
+    Builtin("last", (COLL, T.INT), _elem_or_list,
+            "The last element of a list, or the top card of a zone (an error if it is empty); with a number n, "
+            "the last n elements.", "last([c in draw where c.points > 0]) == top(draw)", _last, min_args=1),
+    Builtin("after", (COLL, T.ANY), _same,
+            "The elements that come after one element of a list; in a zone, the cards put on it later "
+            "(nothing when the element is not there).", "first(after(draw, bottom(draw)), 4)", _after),
     Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
     Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player to the left (the next seat).", "next(me)", _next),
     Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),

@@ -115,6 +115,8 @@ class Checker:
                     self.block(c, allow_end_turn=False)
             if ph.until:
                 self.condition(ph.until, T.BOOL)
+            if ph.while_:
+                self.condition(ph.while_, T.BOOL)
         for a in s.actions.values():
             self.action(a)
         for pr in s.procedures.values():
@@ -138,6 +140,8 @@ class Checker:
                 self.condition(c, ty)
         for c in s.invariants.values():
             self.condition(c, T.BOOL)
+        for m in s.measures.values():
+            self.condition(m.value, frozenset({T.INT, T.BOOL}))
         for ex in s.examples.values():
             for c in ex.expect:
                 self.condition(c, T.BOOL)
@@ -163,7 +167,7 @@ class Checker:
                 if missing:
                     self.error("E412", f"card '{c.name}' has no value for {', '.join(missing)}",
                                s.doc.span(("components", "cards", c.name, "props"), key=True),
-                               hint="every card type gives a value for every property")
+                               hint="give every card type a value, or a default under `components.defaults`")
         for p, values in self.prop_values.items():
             if len({_value_type(v) for v in values}) > 1:
                 self.error("E412", f"card property '{p}' mixes numbers and texts",
@@ -287,6 +291,7 @@ class Checker:
                                pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
                     ty = T.ANY
             sc.frames[-1][pname] = (k, ELEMENT.get(ty, T.ANY))
+            sc.bound.add(k)
         sc.code = a.do
         self.stmts(a.do, sc, a.do.ast)
         n = sc.n

@@ -119,10 +119,23 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
             if merged:
-                import yaml
-                out.print(yaml.safe_dump(spec.doc.data, sort_keys=False, allow_unicode=True), markup=False)
+                out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:
         sys.exit(1)
+
+
+def _dump_yaml(data: Any) -> str:
+    """YAML as a person writes it: rule text as `|` blocks, keys in the spec's order."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value: str):
+        style = "|" if "\n" in value and all(not ln.endswith(" ") for ln in value.split("\n")) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    Dumper.add_representer(str, text)
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 @cli.command()
@@ -214,6 +227,8 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
         t.add_row("winning margin (mean)", f"{d['margin']['mean']:.2f}")
     for i, w in enumerate(d["wins"]):
         t.add_row(f"wins P{i + 1}", f"{w:.1%}")
+    for name, m in d["measures"].items():
+        t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}")
     t.add_row("seconds", f"{d['seconds']:.2f}")
     t.add_row("games per second", f"{d['games_per_second']:.0f}" if d["games_per_second"] else "-")
     out.print(t)
@@ -224,6 +239,73 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
                   + "".join(f" {k}={v}" for k, v in flags.items()), markup=False)
     for e in d["error_samples"][:3]:
         out.print(f"error in game with seed {e['seed']}: {e['reason']}", markup=False)
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, required=True)
+@players_opt
+@click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
+@seed_opt
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@option_opt
+@reading_opt
+@agent_opt
+@budget_opt
+def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers: int, as_json: bool, options,
+            readings, agents, budget) -> None:
+    """Specs side by side (a game and its variants), each playing the same game seeds, with paired
+    intervals and a verdict for each against the first.
+
+    --option and --reading apply to every spec that declares that name; SPEC::NAME=VALUE,... sets
+    options or readings for one column only (e.g. games/stun.yaml::win_chips=3).
+    """
+    from .compare import CompareError, change, compare as do_compare, show
+    if len(specs) < 2:
+        raise click.UsageError("compare needs two or more specs")
+    for p in specs:
+        _load(p.partition("::")[0], {}, {}, budget)  # report spec errors before any game is played
+    opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("games", total=games * len(specs))
+        try:
+            d = do_compare(list(specs), players, games, seed, workers, opts, reads, budget, _agents(agents, players),
+                           lambda k: progress.advance(task, k))
+        except (CompareError, SetupError) as exc:
+            raise click.UsageError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(d, sort_keys=False))
+        return
+    cols = d["specs"]
+    t = Table(title=f"{games} games per spec, {players} players, seed {seed}: the same game seeds for every spec; "
+                    f"measures are means per finished game", title_justify="left")
+    t.add_column("measure")
+    for k, c in enumerate(cols):
+        t.add_column(chr(65 + k), justify="right")
+    for k in range(1, len(cols)):
+        t.add_column(f"{chr(65 + k)} - A", justify="right")
+    for r in d["rows"]:
+        vals = r["values"]
+        t.add_row(r["label"], *[show(v, r["kind"]) for v in vals],
+                  *[change(vals[0], v, r["kind"]) for v in vals[1:]])
+    out.print(t)
+    for k, c in enumerate(cols[1:], start=1):
+        moved = [x for x in c["differences"] if x["lo"] > 0 or x["hi"] < 0]
+        style = _VERDICT_STYLE[c["verdict"]]
+        what = "; ".join(f"{x['measure']} {x['mean']:+.3g} [{x['lo']:+.3g}, {x['hi']:+.3g}]" for x in moved)
+        out.print(f"{chr(65 + k)} vs A: [{style}]{c['verdict']}[/{style}]" + (f" ({what})" if what else "")
+                  + " (paired 95% intervals, Bonferroni over measures)")
+    for k, c in enumerate(cols):
+        given = {**opts, **reads, **c["settings"]}
+        settings = ", ".join(f"{n}={v}" for n, v in {**c["options"], **c["readings"]}.items() if n in given)
+        out.print(f"{chr(65 + k)} = {c['spec']}: {c['game']}" + (f" ({settings})" if settings else ""), markup=False)
+    for c in cols:
+        if c["stalled_seeds"]:
+            out.print(f"{c['spec']}: stalled games (a finding about the rules), e.g. seed {c['stalled_seeds'][0]}",
+                      markup=False)
+        for e in c["error_samples"][:3]:
+            out.print(f"{c['spec']}: error in game with seed {e['seed']}: {e['reason']}", markup=False)
 
 
 @cli.command("test")

@@ -14,7 +14,7 @@ import re
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import RuleError, join, multiply
+from .builtins import RuleError, join, multiply, numbers
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
 
@@ -41,7 +41,9 @@ class PyGen:
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_each": _each, "_join": join, "_mul": multiply, "_top": _top, "_seen": _seen, "_key": _key, "Frame": comp.frame_class,
+                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
+                                   "_first": _first, "_seat": _seat, "_key": _key, "Frame": comp.frame_class,
+                                   "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -224,13 +226,24 @@ class PyGen:
             return f"_top(st, {self.expr(a[0])})"
         if name == "empty":
             return f"(not {self.coll(a[0])})"
-        if name == "sum" and len(a) == 2:
-            prop = a[1].ref
-            if prop[0] == "prop":
-                return f"sum(map({self.k(self.comp.props[prop[1]])}.__getitem__, {self.coll(a[0])}))"
-            return f"sum(map(st.pvars[{int(prop[1])}].__getitem__, {self.coll(a[0])}))"
+        if name in ("sum", "highest", "lowest") and len(a) == 2:
+            fn = {"sum": "sum", "highest": "max", "lowest": "min"}[name]
+            tail = "" if name == "sum" else ", default=0"
+            return f"{fn}(map({self._getter(a[1].ref)}, {self.coll(a[0])}){tail})"
         if name == "sum":
             return f"sum({self.coll(a[0])})"
+        if name in ("highest", "lowest"):
+            return f"{'max' if name == 'highest' else 'min'}({self.coll(a[0])}, default=0)"
+        if name in ("best", "worst"):
+            return f"_best({self.coll(a[0])}, {self._getter(a[1].ref)}, {'max' if name == 'best' else 'min'})"
+        if name == "contains":
+            return f"({self.expr(a[1])} in {self.coll(a[0])})"
+        if name == "range":
+            return f"_range({self.expr(a[0])}, {self.expr(a[1])})"
+        if name == "first" and len(a) == 1:
+            return f"_first({self.coll(a[0])})"
+        if name == "seat":
+            return f"_seat(st, {self.expr(a[0])})"
         if name in ("max", "min"):
             return f"{name}({', '.join(self.expr(x) for x in a)})"
         if name == "abs":
@@ -238,6 +251,12 @@ class PyGen:
         if name == "next":
             return f"(({self.expr(a[0])}) + 1) % st.n"
         return None
+
+    def _getter(self, prop: tuple) -> str:
+        """A PROP argument as a lookup function: a card property table or a player variable row."""
+        if prop[0] == "prop":
+            return f"{self.k(self.comp.props[prop[1]])}.__getitem__"
+        return f"st.pvars[{int(prop[1])}].__getitem__"
 
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
@@ -784,6 +803,26 @@ def _each(st, items) -> list:
 def _seen(cov: list, i: int, value: Any) -> Any:
     cov[i] += 1
     return value
+
+
+def _best(items, get, pick) -> list:
+    items = list(items)
+    if not items:
+        return []
+    top = pick(map(get, items))
+    return [x for x in items if get(x) == top]
+
+
+def _first(items):
+    if not items:
+        raise RuleError("first of an empty list")
+    return items[0]
+
+
+def _seat(st, k: int) -> int:
+    if not 1 <= k <= st.n:
+        raise RuleError(f"seat({k}): there are {st.n} players")
+    return k - 1
 
 
 def _top(st, z: int) -> int:

@@ -61,34 +61,37 @@ class Text:
     `anchors` maps each line of the string to the file (line, column) where
     that line's first character stands, so a span inside the string can be
     located in the file. Quoted YAML scalars with escapes may be off by the
-    escape length; everything else is exact.
+    escape length; everything else is exact. A text joined from several
+    files (a variant adding lines to its base's rule text) gives each line's
+    file in `paths`; otherwise every line is in `path`.
     """
     value: str
     path: str
     anchors: list[tuple[int, int]] = field(default_factory=list)
     points: list[tuple[int, int]] | None = None  # per character, when folding or escapes moved them
+    paths: list[str] | None = None  # per line, when the lines come from several files
 
     def locate(self, start: int, end: int | None = None) -> Span:
         end = start if end is None else end
-        l1, c1 = self._point(start)
-        l2, c2 = self._point(max(start, end))
-        if (l2, c2) <= (l1, c1):
+        p1, l1, c1 = self._point(start)
+        p2, l2, c2 = self._point(max(start, end))
+        if p2 != p1 or (l2, c2) <= (l1, c1):
             c2 = c1 + 1
             l2 = l1
-        return Span(self.path, l1, c1, l2, c2)
+        return Span(p1, l1, c1, l2, c2)
 
-    def _point(self, offset: int) -> tuple[int, int]:
+    def _point(self, offset: int) -> tuple[str, int, int]:
         offset = max(0, min(offset, len(self.value)))
         if self.points:
-            return self.points[min(offset, len(self.points) - 1)]
+            return (self.path, *self.points[min(offset, len(self.points) - 1)])
         before = self.value[:offset]
         k = before.count("\n")
         col = offset - (before.rfind("\n") + 1)
         if not self.anchors:
-            return (k + 1, col + 1)
+            return (self.path, k + 1, col + 1)
         k = min(k, len(self.anchors) - 1)
         line, col0 = self.anchors[k]
-        return (line, col0 + col)
+        return (self.paths[k] if self.paths else self.path, line, col0 + col)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

@@ -123,6 +123,7 @@ class Game:
         self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
         self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
+                           [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
                             spec.winners.n_locals if spec.winners else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
@@ -172,6 +173,7 @@ class Game:
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
             until = c.condition(ph.until) if ph else None
+            again = c.condition(ph.while_) if ph else None
             start = c.program(f"phase {ph.name} start", ph.start) if ph else None
             endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
             name = ph.name if ph else None
@@ -206,8 +208,8 @@ class Game:
             ops.append(next_round)
             exit_ = len(ops)
 
-            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_):
-                if fr.L[k] >= repeat:
+            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
+                if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr.pc = exit_
             ops[head] = exit_test
             ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
@@ -396,7 +398,8 @@ class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
-                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet")
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
+                 "rig")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -433,6 +436,7 @@ class State:
         self.check = check
         self.hook = None
         self.quiet = 0  # turns since the last decision
+        self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -532,7 +536,9 @@ class State:
                     while True:
                         fr = stack[-1]
                         if fr.prog.fn(self, fr):
-                            return self._after()
+                            if self.check:
+                                self._after()
+                            return
                 except EndTurn:
                     self.end_turn()
                 except EndGame:
@@ -584,7 +590,9 @@ class State:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
         if len(options) > MAX_OPTIONS:
             raise RuleError(f"a decision with {len(options):,} options (the limit is {MAX_OPTIONS:,})")
-        self.tick()
+        self.steps += 1  # tick(), inline: this runs at every decision
+        if self.steps > g.budget:
+            self.tick()
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True
@@ -668,6 +676,8 @@ class State:
 
     def shuffle(self, z: int) -> None:
         self.rng.shuffle(self.zones[z])
+        if self.rig is not None:
+            self.rig(self, z)
         if self.log is not None:
             self.event("shuffle", zone=self.g.zone_name(z))
 

@@ -138,8 +138,10 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
             arms.append(arm)
             wanted.append((name, interp, arm))
 
+    extra = list(spec.measures)  # the spec's own measures are compared too
+
     def intervals() -> list[list[paired.Interval]]:
-        return [paired.compare(base.results, arm.results, players, level) for _, _, arm in wanted]
+        return [paired.compare(base.results, arm.results, players, level, extra) for _, _, arm in wanted]
 
     played = run_arms(arms, players, seed, games, workers, precision, max_games, batch=max(100, games),
                       progress=progress, compare_to=intervals, level=level)
@@ -151,7 +153,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = paired.compare(base.results, arm.results, players, level)
+            iv = paired.compare(base.results, arm.results, players, level, extra)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached)
             r.verdict = paired.verdict(iv, reached > 0)

@@ -40,6 +40,9 @@ class Document:
     data: Any
     where: dict[Path, Located] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # path -> text, base files too
+    # Texts a variant joined to its base's (`append:`/`prepend:`): the pieces in order,
+    # each where it was written and its own text.
+    joins: dict[Path, list[tuple[Located, str]]] = field(default_factory=dict)
 
     def span(self, path: Path, key: bool = False) -> Span | None:
         """The span of the value at `path` (or of its key), or the nearest parent's."""
@@ -54,9 +57,24 @@ class Document:
 
     def text(self, path: Path) -> Text:
         """The string at `path` as a Text that maps offsets to file positions."""
+        pieces = self.joins.get(tuple(path))
+        if pieces is not None:
+            return self._joined(pieces, str(_get(self.data, path)))
         loc = self.where[tuple(path)]
         value = _get(self.data, path)
         return scalar_text(loc.node, str(value), loc.value.path, self.sources.get(loc.value.path, ""))
+
+    def _joined(self, pieces: list[tuple[Located, str]], value: str) -> Text:
+        anchors: list[tuple[int, int]] = []
+        paths: list[str] = []
+        for loc, piece in pieces:
+            piece = piece.rstrip("\n")
+            t = scalar_text(loc.node, piece, loc.value.path, self.sources.get(loc.value.path, ""))
+            n = piece.count("\n") + 1
+            got = (t.anchors + [t.anchors[-1]] * n)[:n] if t.anchors else [(loc.value.line, loc.value.col)] * n
+            anchors.extend(got)
+            paths.extend([loc.value.path] * n)
+        return Text(value, pieces[0][0].value.path, anchors, paths=paths)
 
 
 def _get(data: Any, path: Path) -> Any:
@@ -306,7 +324,8 @@ def load(path: str, _seen: tuple[str, ...] = ()) -> Document:
         raise SpecError([Diagnostic("E201", "`extends` must be a file name", span)])
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), base_name))
     if os.path.abspath(base_path) in _seen + (os.path.abspath(path),):
-        raise SpecError([Diagnostic("E105", f"'{base_name}' extends itself (a cycle)", span)])
+        raise SpecError([Diagnostic("E105", f"extending '{base_name}' leads back to this file (a cycle)", span,
+                                    hint="a base cannot extend its own variant")])
     if not os.path.exists(base_path):
         raise SpecError([Diagnostic("E100", f"base spec '{base_name}' not found", span,
                                     hint=f"looked for {base_path}")])

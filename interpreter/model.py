@@ -127,6 +127,7 @@ class TurnDef:
 class Phase:
     name: str
     repeat: int
+    while_: Code | None  # checked before each repetition; the phase stops early when it fails
     start: Code | None
     until: Code | None
     end: Code | None
@@ -170,6 +171,14 @@ class Example:
 
 
 @dataclass(slots=True)
+class Measure:
+    name: str
+    label: str
+    value: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
 class Spec:
     doc: Document
     name: str
@@ -200,6 +209,7 @@ class Spec:
     invariants: dict[str, Code]
     examples: dict[str, Example]
     rulebook: dict[str, Any] = field(default_factory=dict)
+    measures: dict[str, Measure] = field(default_factory=dict)
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
 
 
@@ -249,8 +259,9 @@ class _Builder:
         cards: dict[str, CardType] = {}
         next_id = 0
         comps = d["components"]
+        defaults = dict(comps.get("defaults") or {})
         for name, c in comps["cards"].items():
-            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], dict(c.get("props", {})),
+            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
                                    next_id, self.span("components", "cards", name, key=True))
             next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
@@ -305,7 +316,8 @@ class _Builder:
         phases = []
         for i, ph in enumerate(flow.get("phases") or []):
             p = ("flow", "phases", i)
-            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("start",), "block"),
+            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("while",), "condition"),
+                                self.code(p + ("start",), "block"),
                                 self.code(p + ("until",), "condition"), self.code(p + ("end",), "block"),
                                 self.turn(p + ("turn",)) if "turn" in ph else turn, self.span(*p)))
         first = flow.get("first", "random")
@@ -329,6 +341,9 @@ class _Builder:
             winners=self.code(("end", "winners"), "condition"), score=end.get("score"),
             invariants={name: self.code(("invariants", name, "check"), "condition")
                         for name in (d.get("invariants") or {})},
+            measures={name: Measure(name, m.get("label", name), self.code(("measures", name, "value"), "condition"),
+                                    self.span("measures", name, key=True))
+                      for name, m in (d.get("measures") or {}).items()},
             examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
         )
         if self.errors:

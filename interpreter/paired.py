@@ -62,18 +62,25 @@ def _margin(summary: tuple) -> float | None:
     return top[0] - top[1]
 
 
-def measures(players: int) -> list[str]:
-    return ["turns"] + [f"win P{k + 1}" for k in range(players)] + ["stalled", "errors", "margin"]
+def measures(players: int, extra: Sequence[str] = ()) -> list[str]:
+    return ["turns"] + [f"win P{k + 1}" for k in range(players)] + ["stalled", "errors", "margin"] + list(extra)
 
 
-def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: float = 0.95) -> list[Interval]:
-    """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order."""
-    names = measures(players)
+def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: float = 0.95,
+            extra: Sequence[str] = ()) -> list[Interval]:
+    """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order.
+
+    `extra` names the spec's own measures (a summary's 8th field), compared over games both sides finished.
+    """
+    names = measures(players, extra)
     z = NormalDist().inv_cdf(1 - (1 - level) / (2 * len(names)))
     diffs: dict[str, list[float]] = {m: [] for m in names}
     for a, b in zip(base, other):
         if a[0] == FINISHED and b[0] == FINISHED:
             diffs["turns"].append(b[2] - a[2])
+            if extra and len(a) > 7 and len(b) > 7 and len(a[7]) == len(b[7]) == len(extra):
+                for name, x, y in zip(extra, a[7], b[7]):
+                    diffs[name].append(y - x)
             ma, mb = _margin(a), _margin(b)
             if ma is not None and mb is not None:
                 diffs["margin"].append(mb - ma)
@@ -91,7 +98,8 @@ def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: 
         mean = sum(d) / n
         var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
         half = z * math.sqrt(var / n)
-        out.append(Interval(m, mean, mean - half, mean + half, n, m != "turns" and m != "margin"))
+        out.append(Interval(m, mean, mean - half, mean + half, n,
+                            m.startswith("win ") or m in ("stalled", "errors")))
     return out
 
 

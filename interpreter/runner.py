@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from .agents import AGENTS, ScriptedAgent
 from .engine import DEFAULT_BUDGET, Game, Result, Status
+from .measures import measure
 from .seeds import game_seed
 
 
@@ -53,8 +54,10 @@ def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = No
     return st
 
 
-def _summary(r: Result) -> tuple:
-    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed)
+def _summary(r: Result, measures: tuple = ()) -> tuple:
+    """One game in a sweep; `measures` (last, so readers by position are unaffected) are the spec's measures."""
+    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed,
+            measures)
 
 
 @dataclass(slots=True)
@@ -74,9 +77,15 @@ class Stats:
     error_samples: list[tuple[int, str]] = field(default_factory=list)
     stall_reasons: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    measure_names: list[str] = field(default_factory=list)  # the spec's measures, in order
+    measure_labels: list[str] = field(default_factory=list)
+    measure_sums: list[float] = field(default_factory=list)  # over finished games
+    measure_min: list[float] = field(default_factory=list)
+    measure_max: list[float] = field(default_factory=list)
 
     def add(self, s: tuple) -> None:
-        status, winners, turns, decisions, scores, reason, seed = s
+        status, winners, turns, decisions, scores, reason, seed = s[:7]
+        measures = s[7] if len(s) > 7 else ()
         if not self.wins:
             self.wins = [0.0] * self.players
         self.games += 1
@@ -90,6 +99,15 @@ class Stats:
                 top = sorted(scores, reverse=True)
                 self.margin_sum += top[0] - top[1]
                 self.margin_n += 1
+            if measures:
+                if not self.measure_sums:
+                    self.measure_sums = [0.0] * len(measures)
+                    self.measure_min = list(measures)
+                    self.measure_max = list(measures)
+                for i, v in enumerate(measures):
+                    self.measure_sums[i] += v
+                    self.measure_min[i] = min(self.measure_min[i], v)
+                    self.measure_max[i] = max(self.measure_max[i], v)
         elif status == Status.STALLED:
             self.stalled += 1
             if len(self.stalled_seeds) < 10:
@@ -125,6 +143,11 @@ class Stats:
             "margin": {"mean": round(self.margin_sum / self.margin_n, 3) if self.margin_n else None},
             "stalled_seeds": self.stalled_seeds, "stall_reasons": self.stall_reasons,
             "error_samples": [{"seed": s, "reason": r} for s, r in self.error_samples],
+            "measures": {n: {"label": lab,
+                             "mean": round(self.measure_sums[i] / self.finished, 4) if self.measure_sums else None,
+                             "min": self.measure_min[i] if self.measure_sums else None,
+                             "max": self.measure_max[i] if self.measure_sums else None}
+                         for i, (n, lab) in enumerate(zip(self.measure_names, self.measure_labels))},
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
         }
@@ -144,7 +167,8 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     out = []
     for i in range(start, stop):
         seed = game_seed(master, i)
-        out.append(_summary(play(game, players, seed, gs.agents).result()))
+        st = play(game, players, seed, gs.agents)
+        out.append(_summary(st.result(), measure(game, st) if st.status is Status.FINISHED else ()))
     hits = [a - b for a, b in zip(game.hits, before)] if gs.coverage else None
     return out, hits
 
@@ -214,6 +238,9 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
           progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
     """Play `games` games; results are independent of `workers`."""
     stats = Stats(players)
+    spec = (game or gs.load()).spec
+    stats.measure_names = list(spec.measures)
+    stats.measure_labels = [m.label for m in spec.measures.values()]
     t0 = time.perf_counter()
     chunk = max(1, min(250, games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]

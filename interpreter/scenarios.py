@@ -1,8 +1,8 @@
 """Spec examples: executable scenarios from the rulebook.
 
 Owns running a spec's `examples:` section: set up the `given` position
-(cards placed on top of zones, variables, whose turn it is) right after
-setup, make the `do` choices by their labels, then check every `expect`
+(cards placed on top of zones, variables, whose turn it is, decks stacked
+to come out of their next shuffle in a known order) right after setup, make the `do` choices by their labels, then check every `expect`
 condition. A failure says which expectation failed and what the state was;
 a label that matches no option lists the options there were.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .builtins import RuleError
 from .compiler import Compiler
 from .engine import Game, SetupError, State, Status
 from .model import Example, Spec
@@ -60,11 +61,33 @@ def _given(game: Game, ex: Example):
                 st.move_card(c, zid)
         for name, value in vars_.items():
             _set_var(spec, st, name, value)
+        stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("after_shuffle", {}).items()}
+        if stacks:
+            st.rig = _rig(spec, stacks)
         if first is not None:
             if not 1 <= first <= st.n:
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
     return hook
+
+
+def _rig(spec: Spec, stacks: dict[int, tuple[str, list[str]]]):
+    """After the next shuffle of each listed zone, bring the listed cards to its top (top first)."""
+    def rig(st: State, zid: int) -> None:
+        if zid not in stacks:
+            return
+        zname, types = stacks.pop(zid)
+        zone = st.zones[zid]
+        picked: list[int] = []
+        for t in types:
+            if t not in spec.cards:
+                raise RuleError(f"given.after_shuffle.{zname}: unknown card type '{t}'")
+            found = next((c for c in reversed(zone) if st.g.card_type[c] == t and c not in picked), None)
+            if found is None:
+                raise RuleError(f"given.after_shuffle.{zname}: no more '{t}' in the zone when it is shuffled")
+            picked.append(found)
+        zone[:] = [c for c in zone if c not in picked] + picked[::-1]
+    return rig
 
 
 def _zone_id(game: Game, st: State, name: str) -> int:
@@ -130,7 +153,11 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:
             f = comp.condition(code)
-            if not f(st, [None] * max(code.n_locals, 1)):
+            try:
+                holds = f(st, [None] * max(code.n_locals, 1))
+            except RuleError as exc:
+                return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
+            if not holds:
                 return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}", ex.rule)
         return Outcome(ex.name, True, "ok", ex.rule)
     except (ExampleError, SetupError) as exc:

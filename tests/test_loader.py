@@ -203,14 +203,23 @@ def test_two_documents_message_reads_naturally(tmp_path):
 
 
 def test_a_variant_extends_its_base(tmp_path):
+    # Changing what the base gives is said with `set:`; sections only add (interpreter/variants.py).
     base = write(tmp_path, open(MINIMAL, encoding="utf-8").read(), "base.yaml")
-    variant = write(tmp_path, "extends: base.yaml\noptions:\n  target:\n    values: [3, 5]\n    default: 5\n",
-                    "short.yaml")
+    variant = write(tmp_path, "extends: base.yaml\nset:\n  options.target.default: 5\n", "short.yaml")
     doc = load(variant)
     assert doc.data["options"]["target"]["default"] == 5
     assert doc.data["game"]["name"] == "Minimal"
     assert doc.span(("options", "target", "default")).path == variant
     assert doc.span(("game", "name")).path == base
+
+
+def test_a_variant_section_does_not_silently_override_its_base(tmp_path):
+    write(tmp_path, open(MINIMAL, encoding="utf-8").read(), "base.yaml")
+    variant = write(tmp_path, "extends: base.yaml\noptions:\n  target:\n    default: 5\n", "short.yaml")
+    with pytest.raises(SpecError) as info:
+        load(variant)
+    (d,) = info.value.diagnostics
+    assert d.code == "E111" and d.span.path == variant and "set:" in d.hint
 
 
 def test_a_variant_with_a_missing_base(tmp_path):
