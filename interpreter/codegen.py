@@ -325,7 +325,7 @@ class PyGen:
         body = self.block(pr.do.ast or [], 1)
         self.codes.pop()
         self.local_names = saved
-        self.define(fname, f"def {fname}(st, L):\n{body}")
+        self.define(fname, f"def {fname}(st, L):\n{body}", pr.do)
         return fname
 
     # -- statements ---------------------------------------------------------------------
@@ -575,7 +575,7 @@ class PyGen:
                     continue  # never entered: jumps to it were threaded
                 src += f"        if pc == {k}:\n"
                 src += "".join(f"            {ln}\n" for ln in blk)
-        return self.define(fname, src)
+        return self.define(fname, src, code)
 
     def _label(self) -> int:
         self._n += 1
@@ -740,8 +740,8 @@ class PyGen:
         return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
     # -- output -----------------------------------------------------------------------------
-    def define(self, name: str, src: str) -> Callable:
-        """Compile one generated definition into the shared namespace."""
+    def define(self, name: str, src: str, code: Any = None) -> Callable:
+        """Compile one generated definition into the shared namespace (`code`: the rule it comes from)."""
         self.defs.append(src)
         # The source is the compiler's own text (see the module docstring).
         try:
@@ -749,7 +749,7 @@ class PyGen:
         except (SyntaxError, RecursionError, MemoryError):
             # Python's own limits (nested blocks, parentheses) met by procedures and functions inlined
             # into each other: a spec error at the rule being compiled, not a crash.
-            code = next((c for c in reversed(self.codes) if c is not None), None)
+            code = code or next((c for c in reversed(self.codes) if c is not None), None)
             raise SpecError([Diagnostic(
                 "E443", "these rules nest too deeply (with the procedures and functions they use) to compile",
                 code.span if code is not None else None,

@@ -33,8 +33,11 @@ def check(spec: Spec) -> Iterator[Diagnostic]:
     for code in _codes(spec):
         deep = _too_deep_loop(code.ast)
         if deep is not None:
+            start = deep.pos[0]
+            line_end = code.text.value.find("\n", start)  # the loop's first line, not its whole body
             yield Diagnostic("E442", f"loops nest more than {MAX_LOOP_NESTING} deep here",
-                             code.text.locate(*deep.pos), hint="move the inner loops into a procedure")
+                             code.text.locate(start, deep.pos[1] if line_end < 0 else line_end),
+                             hint="move the inner loops into a procedure")
 
 
 def _codes(spec: Spec) -> Iterator[Code]:

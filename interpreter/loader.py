@@ -23,6 +23,7 @@ Path = tuple[Any, ...]
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_SPEC_BYTES = 2_000_000  # a spec (or a base it extends) larger than this is refused before it is read
 MAX_YAML_DEPTH = 40  # mappings and lists inside each other; real specs use fewer than 10
+MAX_YAML_VALUES = 200_000  # keys, values and list items once aliases (*name) are expanded; a large spec has 10,000
 
 
 @dataclass(slots=True)
@@ -165,6 +166,7 @@ class _Builder:
         self.where: dict[Path, Located] = {}
         self.errors: list[Diagnostic] = []
         self.loader: Any = None
+        self.values = 0
 
     def build(self, loader: type = _Loader) -> Any:
         try:
@@ -233,6 +235,12 @@ class _Builder:
         return data
 
     def node(self, node: yaml.Node, path: Path, key: Span | None) -> Any:
+        self.values += 1
+        if self.values > MAX_YAML_VALUES:  # aliases of aliases repeat a value exponentially often
+            raise SpecError([Diagnostic(
+                "E109", f"the YAML holds more than {MAX_YAML_VALUES:,} values once its aliases are expanded",
+                _span(self.path, node), hint="an alias (*name) repeats everything its anchor (&name) holds: "
+                                             "use fewer aliases")])
         self.where[path] = Located(key, _span(self.path, node), node)
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}

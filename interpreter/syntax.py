@@ -69,10 +69,13 @@ class _AstCache:
     and is keyed by the same grammar digest plus this module's source.
     """
 
+    MAX_ENTRIES = 20_000  # past this, only the texts this process used are kept (edits add entries forever)
+
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], bytes] | None = None
         self.dirty = False
         self.path: str | None = None
+        self.used: set[tuple[str, str]] = set()
 
     def _load(self) -> dict:
         if self.entries is None:
@@ -86,22 +89,32 @@ class _AstCache:
                     data = pickle.load(fh)
                 if isinstance(data, dict):
                     self.entries = data
-            except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
+            except Exception:  # a damaged cache file (any unpickling failure) is an empty cache
                 self.entries = {}
         return self.entries
 
     def get(self, key: tuple[str, str]):
+        self.used.add(key)
         blob = self._load().get(key)
-        return None if blob is None else pickle.loads(blob)
+        if blob is None:
+            return None
+        try:
+            return pickle.loads(blob)
+        except Exception:  # a damaged entry: parse again
+            return None
 
     def put(self, key: tuple[str, str], ast) -> None:
         self._load()[key] = pickle.dumps(ast, protocol=pickle.HIGHEST_PROTOCOL)
+        self.used.add(key)
         self.dirty = True
 
     def save(self) -> None:
         if not self.dirty or self.path is None:
             return
         self.dirty = False
+        if len(self.entries) > self.MAX_ENTRIES:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+        tmp = None
         try:
             import tempfile
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".asts-")
@@ -109,7 +122,8 @@ class _AstCache:
                 pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)  # a cache that cannot be written only costs time
 
 
 _ast_cache = _AstCache()

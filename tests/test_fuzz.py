@@ -19,6 +19,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import signal
 
 import pytest
@@ -91,7 +92,12 @@ def assert_answered(result, path: str) -> None:
 
 
 def check_text(tmp_path, text: str | bytes, name: str = "fuzz.yaml", run: bool = True) -> int:
-    """`check` one spec text; when it is clean, also simulate a few short games. Returns the exit code."""
+    """`check` one spec text; when it is clean, also simulate a few short games. Returns the exit code.
+
+    The shipped specs are copied beside it, so a variant's `extends:` finds its base.
+    """
+    for base in SHIPPED:
+        shutil.copy(base, str(tmp_path))
     path = os.path.join(str(tmp_path), name)
     with open(path, "wb") as fh:
         fh.write(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
@@ -154,7 +160,7 @@ def test_corrupted_characters(tmp_path_factory, which, edits):
         i = int(at * len(text))
         text = text[:i] + s + text[i:] if how == 0 else text[:i] + text[i + 1:] if how == 1 else \
             text[:i] + s + text[i + len(s):]
-    check_text(tmp_path_factory.mktemp("c"), text, run=False)
+    check_text(tmp_path_factory.mktemp("c"), text)
 
 
 @fuzz(20)
@@ -162,7 +168,7 @@ def test_corrupted_characters(tmp_path_factory, which, edits):
 def test_corrupted_bytes(tmp_path_factory, which, data, at):
     raw = shipped_text(which).encode("utf-8")
     i = int(at * len(raw))
-    check_text(tmp_path_factory.mktemp("b"), raw[:i] + data + raw[i:], run=False)
+    check_text(tmp_path_factory.mktemp("b"), raw[:i] + data + raw[i:])
 
 
 # -- shipped specs with lines dropped, duplicated or swapped ----------------------------------------
@@ -292,6 +298,65 @@ def test_random_statements(tmp_path_factory, block, j, at):
 def test_random_well_formed_statements_run(tmp_path_factory, block):
     """Mostly well-formed blocks: many check clean, and then they must also run."""
     check_text(tmp_path_factory.mktemp("w"), minimal_with(do=block))
+
+
+# -- well-typed random programs: most check clean, so the engine runs them -----------------------------------------
+# Typed expressions over the minimal spec (zones deck/discard, hand per player; pot, score, turn.draws).
+t_int = st.recursive(
+    st.one_of(st.integers(-2, 6).map(str), st.sampled_from(["count(deck)", "count(me.hand)", "pot", "me.score",
+                                                            "turn.draws", "sum(me.hand, points)", "total_of(me)",
+                                                            "count(players)", "me.seat", "count(discard)"])),
+    lambda e: st.one_of(
+        st.tuples(e, st.sampled_from(["+", "-", "*", "//", "%"]), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.sampled_from(["max", "min"]), e, e).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+        e.map(lambda a: f"abs({a})")), max_leaves=4)
+t_bool = st.one_of(
+    st.tuples(t_int, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), t_int).map(" ".join),
+    st.sampled_from(["true", "false", "empty(deck)", "not empty(me.hand)", 'reading.bomb_rule == "all_cards"',
+                     "contains(me.hand, top(deck))", "count(deck) > 0 and count(me.hand) < 3"]))
+t_zone = st.sampled_from(["deck", "discard", "me.hand", "next(me).hand", "seat(1).hand", "first(best(players, score)).hand"])
+t_cards = st.one_of(t_zone, st.tuples(st.sampled_from(["c", "k"]), t_zone, t_bool).map(
+    lambda t: f"[{t[0]} in {t[1]} where {t[2].replace('top(deck)', t[0])} or {t[0]}.points > 0]"))
+t_card = st.sampled_from(["top(deck)", "bottom(deck)", "top(discard)", "top(me.hand)"])
+
+
+def _typed_stmt(s):
+    simple = st.one_of(
+        st.tuples(st.one_of(t_card, t_cards), t_zone).map(lambda t: f"move {t[0]} to {t[1]}"),
+        t_zone.map(lambda z: f"shuffle {z}"),
+        st.tuples(st.sampled_from(["pot", "me.score", "turn.draws"]), st.sampled_from(["=", "+=", "-="]),
+                  t_int).map(" ".join),
+        t_int.map(lambda a: f"let n = {a}"), t_card.map(lambda c: f"take({c})"),
+        st.sampled_from(["end turn", "pass", 'say "{me} has {me.score} and {count(me.hand)} cards."',
+                         "choose c from me.hand", "choose q from others", "choose subset cs of me.hand where "
+                         "sum(cs, points) >= 1"]))
+    compound = st.one_of(
+        st.tuples(t_bool, s).map(lambda t: f"if {t[0]}:\n{_indent(t[1])}"),
+        st.tuples(t_bool, s, s).map(lambda t: f"if {t[0]}:\n{_indent(t[1])}\nelse:\n{_indent(t[2])}"),
+        st.tuples(t_cards, s).map(lambda t: f"for each c in {t[0]}:\n{_indent(t[1])}"),
+        st.tuples(t_int, s).map(lambda t: f"repeat {t[0]}:\n{_indent(t[1])}"),
+        st.tuples(t_bool, s).map(lambda t: f"while {t[0]}:\n{_indent(t[1])}"),
+        st.tuples(s, s, t_bool).map(
+            lambda t: f'choose by next(me) "pick":\n  option "a":\n{_indent(_indent(t[0]))}\n'
+                      f'  option "b" when {t[2]}:\n{_indent(_indent(t[1]))}\n'
+                      f'  option for q in players "{{q}}":\n    q.score += 1'))
+    return st.one_of(simple, simple, compound)
+
+
+typed_blocks = st.recursive(st.sampled_from(["pass", "me.score += 1", "take(top(deck))"]),
+                            lambda s: st.lists(_typed_stmt(s), min_size=1, max_size=4).map("\n".join),
+                            max_leaves=10)
+
+
+@fuzz(60)
+@given(action=typed_blocks, proc=typed_blocks, setup=typed_blocks)
+def test_random_typed_programs_check_and_run(tmp_path_factory, action, proc, setup):
+    text = minimal_with(do=action + "\nextra()")
+    text = text.replace("procedures:\n", "procedures:\n  extra:\n    do: |\n"
+                        + "".join("      " + ln + "\n" for ln in proc.split("\n")), 1)
+    text = text.replace("setup:\n  do: shuffle deck\n", "setup:\n  do: |\n    shuffle deck\n"
+                        + "".join("    " + ln + "\n" for ln in setup.split("\n")), 1)
+    check_text(tmp_path_factory.mktemp("p"), text)
 
 
 # -- the corpus: every input that once found a bug ----------------------------------------------------------
