@@ -100,6 +100,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{found[0]}'?" if found else None
 
 
+MAX_SOURCE = 4_000_000  # characters of a file read to show its lines (specs are refused past 2 MB)
+
+
 class SourceCache:
     """File text by path, for rendering source lines under diagnostics."""
 
@@ -114,7 +117,7 @@ class SourceCache:
         if lines is None:
             try:
                 with open(path, encoding="utf-8", errors="replace") as fh:
-                    lines = fh.read().splitlines()
+                    lines = fh.read(MAX_SOURCE).splitlines()  # bounded: the path may be /dev/zero
             except OSError:
                 lines = []
             self._lines[path] = lines

@@ -549,7 +549,7 @@ class State:
         except Stalled as exc:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
-            self._stop(Status.ERROR, "rules nest too deeply")
+            self._stop(Status.ERROR, f"procedures call each other too deeply (in {stack[-1].prog.name})")
         except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
             self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
         self._after()

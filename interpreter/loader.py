@@ -304,13 +304,15 @@ def _yaml_hint(problem: str) -> str | None:
 def load_file(path: str) -> Document:
     """Load one YAML file with positions (no `extends` resolution)."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_SPEC_BYTES:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SPEC_BYTES + 1)  # never more: /dev/zero or a growing file is refused too
+        if len(raw) > MAX_SPEC_BYTES:
+            size = os.path.getsize(path)
+            what = f"{size:,} bytes" if size > MAX_SPEC_BYTES else f"more than {MAX_SPEC_BYTES:,} bytes"
             raise SpecError([Diagnostic(
-                "E108", f"the spec is {size:,} bytes; the limit is {MAX_SPEC_BYTES:,}", Span(path, 1, 1, 1, 2),
-                hint="a spec is rules, not data: split it, or generate repetitive parts with `repeat`")])
-        with open(path, encoding="utf-8") as fh:
-            source = fh.read()
+                "E108", f"the spec is {what}; the limit is {MAX_SPEC_BYTES:,}", Span(path, 1, 1, 1, 2),
+                hint="a spec holds rules, not data: split it into a base and variants that `extends:` it")])
+        source = raw.decode("utf-8")
     except OSError as exc:
         raise SpecError([Diagnostic("E100", f"cannot read spec: {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
     except UnicodeDecodeError:

@@ -98,6 +98,25 @@ def test_a_spec_just_under_the_size_limit_is_read(tmp_path):
     assert check(tmp_path, text)[0] == 0
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_an_endless_file_is_refused_not_read():
+    with time_guard(20, "check /dev/zero"):
+        r = CliRunner().invoke(cli, ["check", "/dev/zero"])
+    assert r.exit_code == 1 and "/dev/zero:1:1: error[E108]: the spec is more than 2,000,000 bytes" in r.output
+
+
+def test_aliases_that_expand_exponentially_are_refused(tmp_path):
+    text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 12))
+    (d,) = errors(tmp_path, text)
+    assert d.code == "E109" and f"more than {loader.MAX_YAML_VALUES:,} values" in d.message
+
+
+def test_a_few_aliases_are_fine(tmp_path):
+    text = edit(minimal_text(), "      props: {points: 1, kind: coin}\n", "      props: &coin {points: 1, kind: coin}\n")
+    assert check(tmp_path, text)[0] == 0
+
+
 @pytest.mark.parametrize("text", [
     pytest.param("a:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(60)), id="block"),
     pytest.param("a: " + "[" * 60 + "]" * 60 + "\n", id="flow_lists"),
