@@ -22,8 +22,9 @@ from .diagnostics import Severity, SourceCache, SpecError, render
 from .engine import SetupError, Status
 
 # A table piped to a file or another program gets room instead of 80 columns.
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: rich would show "spec.yaml:100:7" as "spec.yaml💯7" (":100:" is an emoji code).
+out = Console(highlight=False, soft_wrap=True, emoji=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 class Failed(click.ClickException):

@@ -796,7 +796,9 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
 def _each(st, items) -> list:
     """A `for each` list, its iterations charged to the step budget."""
     items = list(items)
-    st.spend(len(items))
+    st.steps += len(items)
+    if st.steps > st.g.budget:
+        st.tick()  # raises: the budget is spent
     return items
 
 

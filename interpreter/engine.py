@@ -607,9 +607,10 @@ class State:
     def spend(self, n: int) -> int:
         """Charge a loop's `n` iterations to the step budget at once; returns `n`."""
         if n > 0:
+            if self.steps + n > self.g.budget:
+                self.steps = self.g.budget
+                self.tick()  # raises: the budget is spent
             self.steps += n
-            if self.steps > self.g.budget:
-                raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
         return n
 
     def end_turn(self) -> None:

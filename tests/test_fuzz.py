@@ -15,6 +15,7 @@ fast; set RULEWRIGHT_FUZZ=N to run N examples per test (a fuzzing session).
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
 import json
 import os
@@ -169,6 +170,54 @@ def test_corrupted_bytes(tmp_path_factory, which, data, at):
     raw = shipped_text(which).encode("utf-8")
     i = int(at * len(raw))
     check_text(tmp_path_factory.mktemp("b"), raw[:i] + data + raw[i:])
+
+
+# -- shipped specs with their data mutated (past the YAML layer: into schema, model and checker) ---------------------
+def _paths(data, path=()):
+    yield path
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _paths(v, path + (i,))
+
+
+def _at(data, path):
+    for k in path:
+        data = data[k]
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_data(k: int):
+    import yaml
+    return yaml.safe_load(shipped_text(k))
+
+
+@fuzz(40)
+@given(which=st.integers(0, 10), data=st.data(), n=st.integers(1, 3))
+def test_shipped_specs_with_data_mutated(tmp_path_factory, which, data, n):
+    import copy
+
+    import yaml
+    doc = copy.deepcopy(_shipped_data(which))
+    for _ in range(n):
+        paths = [p for p in _paths(doc) if p]
+        target = data.draw(st.sampled_from(paths), label="target")
+        how = data.draw(st.sampled_from(["delete", "scalar", "elsewhere", "empty"]), label="how")
+        parent, key = _at(doc, target[:-1]), target[-1]
+        if how == "delete":
+            del parent[key]
+            continue
+        if how == "scalar":
+            value = data.draw(yaml_scalars, label="value")
+        elif how == "elsewhere":  # a value taken from another place of the spec: plausible, but wrong here
+            value = copy.deepcopy(_at(doc, data.draw(st.sampled_from(paths), label="source")))
+        else:
+            value = data.draw(st.sampled_from([{}, [], "", None]), label="empty")
+        parent[key] = value
+    check_text(tmp_path_factory.mktemp("x"), yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
 
 
 # -- shipped specs with lines dropped, duplicated or swapped ----------------------------------------
@@ -357,6 +406,19 @@ def test_random_typed_programs_check_and_run(tmp_path_factory, action, proc, set
     text = text.replace("setup:\n  do: shuffle deck\n", "setup:\n  do: |\n    shuffle deck\n"
                         + "".join("    " + ln + "\n" for ln in setup.split("\n")), 1)
     check_text(tmp_path_factory.mktemp("p"), text)
+
+
+# -- regressions the fuzzers found, each as a plain test ---------------------------------------------------------------
+@pytest.mark.parametrize("line", [100, 1234])
+def test_a_diagnostic_position_is_never_read_as_an_emoji_code(tmp_path, line):
+    """rich turned ":100:" into an emoji: `spec.yaml:100:7` was printed as `spec.yaml💯7`."""
+    text = minimal_text().replace("game:\n", "#\n" * (line - 5) + "game:\n", 1)
+    text = text.replace("  name: Minimal\n", "  name: Minimal\n  colour: red\n", 1)
+    path = os.path.join(str(tmp_path), "spec.yaml")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    r = invoke(["check", path])
+    assert f"spec.yaml:{line}:3: error[E201]" in r.output, r.output
 
 
 # -- the corpus: every input that once found a bug ----------------------------------------------------------
