@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from . import checker, loader, model, schema
-from .diagnostics import Diagnostic, Severity, SpecError
+from .diagnostics import Diagnostic, Severity, Span, SpecError
 from .engine import DEFAULT_BUDGET, Game, Result, SetupError, State, Status
 from .model import Spec
 
@@ -36,7 +36,22 @@ def check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
     diags = sorted(checker.check(spec), key=Diagnostic.sort_key)
     if any(d.severity is Severity.ERROR for d in diags):
         return None, diags
+    try:  # compiled once with the defaults: a spec that checks also runs
+        compile_game(spec)
+    except SpecError as exc:
+        return None, sorted(diags + exc.diagnostics, key=Diagnostic.sort_key)
     return spec, diags
+
+
+def compile_game(spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
+    """Compile a checked spec; rules too deep for Python to compile are a SpecError, not a crash."""
+    try:
+        return Game(spec, options, readings, budget, coverage)
+    except RecursionError:
+        raise SpecError([Diagnostic("E443", "these rules nest too deeply (with the procedures and functions "
+                                            "they use) to compile", Span(spec.doc.path, 1, 1, 1, 2),
+                                    hint="move inner loops or long expressions into procedures or functions")]) from None
 
 
 def load_spec(path: str) -> tuple[Spec, list[Diagnostic]]:
@@ -67,7 +82,7 @@ def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[s
               budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
     """Load, check and compile a spec for the given options and ambiguity readings."""
     spec, _ = load_spec(path)
-    return Game(spec, options, readings, budget, coverage)
+    return compile_game(spec, options, readings, budget, coverage)
 
 
 def play_random(game: Game, players: int, seed: int, log: bool = False, check: bool = False) -> Result:

@@ -22,6 +22,26 @@ class RuleError(Exception):
     """A rule did something impossible at run time (top of an empty zone ...)."""
 
 
+# Values a rule may build: past these a game ends as an error instead of filling the machine's memory.
+MAX_LIST = 100_000  # elements of a list (range, joined lists)
+MAX_NUMBER = 2 ** 63  # the size of a product (`*`); sums grow only one bit per step
+
+
+def join(a, b) -> list:
+    """`a + b` of two collections."""
+    out = list(a) + list(b)
+    if len(out) > MAX_LIST:
+        raise RuleError(f"a list of {len(out):,} elements (the limit is {MAX_LIST:,})")
+    return out
+
+
+def multiply(a: int, b: int) -> int:
+    v = a * b
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise RuleError(f"a number too large for a game ({a} * {b})")
+
+
 @dataclass(frozen=True, slots=True)
 class Builtin:
     name: str
@@ -196,9 +216,16 @@ def _abs(a, t, p):
     return lambda st, L: abs(f(st, L))
 
 
+def numbers(a: int, b: int) -> list[int]:
+    """range(a, b): a to b, both included."""
+    if b - a >= MAX_LIST:
+        raise RuleError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (the limit is {MAX_LIST:,})")
+    return list(range(a, b + 1))
+
+
 def _range(a, t, p):
     lo, hi = a
-    return lambda st, L: list(range(lo(st, L), hi(st, L) + 1))
+    return lambda st, L: numbers(lo(st, L), hi(st, L))
 
 
 def _position(a, t, p):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import nodes as N
+from . import limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES
 from .diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -842,3 +842,4 @@ def _ends_turn(body: list) -> bool:
 
 def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from Checker(spec).run()
+    yield from limits.check(spec)

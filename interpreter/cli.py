@@ -22,8 +22,9 @@ from .diagnostics import Severity, SourceCache, SpecError, render
 from .engine import SetupError, Status
 
 # A table piped to a file or another program gets room instead of 80 columns.
-out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# emoji=False: rich would show "spec.yaml:100:7" as "spec.yaml💯7" (":100:" is an emoji code).
+out = Console(highlight=False, soft_wrap=True, emoji=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 class Failed(click.ClickException):
@@ -170,12 +171,17 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
     from .runner import play
     game = _load(spec, _pairs(options, "--option"), _pairs(readings, "--reading"), budget)
     seats = _agents(agents, players)
+    if log_path and not os.path.isdir(os.path.dirname(os.path.abspath(log_path))):
+        raise click.UsageError(f"--log: the folder of {log_path} does not exist")
     try:
         st = play(game, players, seed, seats, log=True, check=True)
     except SetupError as exc:
         raise click.UsageError(str(exc)) from None
     if log_path:  # the log first: it is the artifact, the narration only a view of it
-        write_atomic(log_path, "\n".join(lines(header(spec, game, players, seed, seats), st.log)) + "\n")
+        try:
+            write_atomic(log_path, "\n".join(lines(header(spec, game, players, seed, seats), st.log)) + "\n")
+        except OSError as exc:
+            raise Failed(f"cannot write the log {log_path}: {exc.strerror or exc}") from None
         err.print(f"log written to {log_path}", markup=False)
     out.print(f"{game.spec.name}: {players} players, seed {seed}", markup=False)
     for line in narrate(st.log, verbose):
@@ -451,13 +457,24 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
     if not game.spec.ambiguities:
         out.print(f"{spec}: the spec declares no ambiguities", markup=False)
         return
+    if report_dir:  # before the games: a report that cannot be written should not cost a long run
+        from .report import ReportError, _plt
+        try:
+            _plt()
+        except ReportError as exc:
+            raise Failed(str(exc)) from None
     progress, update = _lab_progress("measuring")
     with progress:
         rep = ambiguity_lab(spec, players, games, seed, options=opts, workers=workers, precision=precision,
                             max_games=max_games, only=list(only) or None, progress=update)
     if report_dir:
-        from .report import write_lab_report
-        path = write_lab_report(rep, report_dir)
+        from .report import ReportError, write_lab_report
+        try:
+            path = write_lab_report(rep, report_dir)
+        except ReportError as exc:
+            raise Failed(str(exc)) from None
+        except OSError as exc:
+            raise Failed(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
         err.print(f"report written to {path}", markup=False)
     if as_json:
         click.echo(json.dumps(rep.as_dict()))

@@ -14,7 +14,8 @@ import re
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import RuleError
+from .builtins import RuleError, join, multiply, numbers
+from .diagnostics import Diagnostic, SpecError
 from .kinds import T
 
 
@@ -42,6 +43,7 @@ class PyGen:
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
                                    "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
                                    "_first": _first, "_seat": _seat, "_key": _key, "Frame": comp.frame_class,
+                                   "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -237,7 +239,7 @@ class PyGen:
         if name == "contains":
             return f"({self.expr(a[1])} in {self.coll(a[0])})"
         if name == "range":
-            return f"list(range({self.expr(a[0])}, ({self.expr(a[1])}) + 1))"
+            return f"_range({self.expr(a[0])}, {self.expr(a[1])})"
         if name == "first" and len(a) == 1:
             return f"_first({self.coll(a[0])})"
         if name == "seat":
@@ -276,7 +278,9 @@ class PyGen:
         if op in ("and", "or"):
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
-            return f"(list({self.coll(e.left)}) + list({self.coll(e.right)}))"
+            return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
+        if op == "*":
+            return f"_mul({self.expr(e.left)}, {self.expr(e.right)})"
         if op in _CMP or op in _ARITH:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         return None  # // and % check for zero in the closure version
@@ -321,7 +325,7 @@ class PyGen:
         body = self.block(pr.do.ast or [], 1)
         self.codes.pop()
         self.local_names = saved
-        self.define(fname, f"def {fname}(st, L):\n{body}")
+        self.define(fname, f"def {fname}(st, L):\n{body}", pr.do)
         return fname
 
     # -- statements ---------------------------------------------------------------------
@@ -510,11 +514,11 @@ class PyGen:
         return guard()
 
     def s_ForEach(self, s: N.ForEach) -> list[str]:
-        v = self.local(s.slot)  # a finite list: no step budget needed
-        return [f"for {v} in list({self.coll(s.coll)}):"] + self.sub(s.body)
+        v = self.local(s.slot)  # the iterations are charged to the step budget up front
+        return [f"for {v} in _each(st, {self.coll(s.coll)}):"] + self.sub(s.body)
 
     def s_Repeat(self, s: N.Repeat) -> list[str]:
-        return [f"for _ in range({self.expr(s.count)}):"] + self.sub(s.body)
+        return [f"for _ in range(st.spend({self.expr(s.count)})):"] + self.sub(s.body)
 
     def s_While(self, s: N.While) -> list[str]:
         return [f"while {self.expr(s.cond)}:", "    st.tick()"] + self.sub(s.body)
@@ -571,7 +575,7 @@ class PyGen:
                     continue  # never entered: jumps to it were threaded
                 src += f"        if pc == {k}:\n"
                 src += "".join(f"            {ln}\n" for ln in blk)
-        return self.define(fname, src)
+        return self.define(fname, src, code)
 
     def _label(self) -> int:
         self._n += 1
@@ -634,7 +638,7 @@ class PyGen:
     def p_ForEach(self, s: N.ForEach) -> None:
         v, lst, idx = s.slot, s.slot + 1, s.slot + 2
         head, end = self._label(), self._label()
-        self._blocks[-1].extend([f"L[{lst}] = list({self.coll(s.coll)})", f"L[{idx}] = 0"])
+        self._blocks[-1].extend([f"L[{lst}] = _each(st, {self.coll(s.coll)})", f"L[{idx}] = 0"])
         self._place(head)
         self._blocks[-1].extend([f"if L[{idx}] >= len(L[{lst}]):", f"    pc = \u00a7{end}\u00a7", "    continue",
                                  f"L[{v}] = L[{lst}][L[{idx}]]", f"L[{idx}] += 1"])
@@ -644,7 +648,7 @@ class PyGen:
 
     def p_Repeat(self, s: N.Repeat) -> None:
         head, end = self._label(), self._label()
-        self._blocks[-1].append(f"L[{s.slot}] = {self.expr(s.count)}")
+        self._blocks[-1].append(f"L[{s.slot}] = st.spend({self.expr(s.count)})")
         self._place(head)
         self._blocks[-1].extend([f"if L[{s.slot}] <= 0:", f"    pc = \u00a7{end}\u00a7", "    continue",
                                  f"L[{s.slot}] -= 1"])
@@ -736,11 +740,20 @@ class PyGen:
         return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
     # -- output -----------------------------------------------------------------------------
-    def define(self, name: str, src: str) -> Callable:
-        """Compile one generated definition into the shared namespace."""
+    def define(self, name: str, src: str, code: Any = None) -> Callable:
+        """Compile one generated definition into the shared namespace (`code`: the rule it comes from)."""
         self.defs.append(src)
         # The source is the compiler's own text (see the module docstring).
-        exec(compile(src, f"<rulewright {name}>", "exec"), self.ns)
+        try:
+            exec(compile(src, f"<rulewright {name}>", "exec"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError):
+            # Python's own limits (nested blocks, parentheses) met by procedures and functions inlined
+            # into each other: a spec error at the rule being compiled, not a crash.
+            code = code or next((c for c in reversed(self.codes) if c is not None), None)
+            raise SpecError([Diagnostic(
+                "E443", "these rules nest too deeply (with the procedures and functions they use) to compile",
+                code.span if code is not None else None,
+                hint="move inner loops or long expressions into procedures or functions")]) from None
         return self.ns[name]
 
     def segment(self, stmts: list) -> Callable:
@@ -778,6 +791,15 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
     for i in range(1, len(parts), 2):
         parts[i] = str(labels[int(parts[i])])
     return "".join(parts)
+
+
+def _each(st, items) -> list:
+    """A `for each` list, its iterations charged to the step budget."""
+    items = list(items)
+    st.steps += len(items)
+    if st.steps > st.g.budget:
+        st.tick()  # raises: the budget is spent
+    return items
 
 
 def _seen(cov: list, i: int, value: Any) -> Any:

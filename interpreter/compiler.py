@@ -16,7 +16,7 @@ from itertools import combinations
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import BUILTINS, RuleError
+from .builtins import BUILTINS, RuleError, join, multiply
 from .kinds import T
 from .codegen import PyGen
 from .model import Code, Spec
@@ -316,7 +316,9 @@ class Compiler:
             return lambda st, L: a(st, L) or b(st, L)
         if op == "+" and e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS):
             la, lb = self.ccoll(e.left), self.ccoll(e.right)
-            return lambda st, L: list(la(st, L)) + list(lb(st, L))
+            return lambda st, L: join(la(st, L), lb(st, L))
+        if op == "*":
+            return lambda st, L: multiply(a(st, L), b(st, L))
         if op == "//" or op == "%":
             fn = _ARITH[op]
 

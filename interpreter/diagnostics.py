@@ -100,6 +100,9 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{found[0]}'?" if found else None
 
 
+MAX_SOURCE = 4_000_000  # characters of a file read to show its lines (specs are refused past 2 MB)
+
+
 class SourceCache:
     """File text by path, for rendering source lines under diagnostics."""
 
@@ -114,11 +117,14 @@ class SourceCache:
         if lines is None:
             try:
                 with open(path, encoding="utf-8", errors="replace") as fh:
-                    lines = fh.read().splitlines()
+                    lines = fh.read(MAX_SOURCE).splitlines()  # bounded: the path may be /dev/zero
             except OSError:
                 lines = []
             self._lines[path] = lines
         return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+MAX_SHOWN = 160  # characters of a source line shown under a diagnostic
 
 
 def render(d: Diagnostic, sources: SourceCache | None = None) -> str:
@@ -134,10 +140,17 @@ def render(d: Diagnostic, sources: SourceCache | None = None) -> str:
         if text is not None:
             width = len(str(s.line))
             end = s.end_col if s.end_line == s.line else len(text) + 1
-            carets = "^" * max(1, end - s.col)
+            col = s.col
+            if len(text) > MAX_SHOWN:  # a window around the caret, not a whole minified file
+                start = max(0, min(col - 1 - MAX_SHOWN // 4, len(text) - MAX_SHOWN))
+                text = ("..." if start else "") + text[start:start + MAX_SHOWN] + \
+                    ("..." if start + MAX_SHOWN < len(text) else "")
+                shift = start - (3 if start else 0)
+                col, end = col - shift, min(end - shift, len(text) + 1)
+            carets = "^" * max(1, end - col)
             out.append(f"{' ' * width} |")
             out.append(f"{s.line} | {text.expandtabs(1)}")
-            out.append(f"{' ' * width} | {' ' * (s.col - 1)}{carets}")
+            out.append(f"{' ' * width} | {' ' * (col - 1)}{carets}")
     pad = " " * (len(str(s.line)) if s else 0)
     if d.hint:
         out.append(f"{pad} = help: {d.hint}")

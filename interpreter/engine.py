@@ -20,7 +20,9 @@ from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program
 from .kinds import T
 from .model import Spec
 
-DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, decisions
+DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
+MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
+MAX_OPTIONS = 10_000  # options of one decision
 
 
 class Status(StrEnum):
@@ -347,6 +349,8 @@ def _param_combos(st, ai: int, params: list, n: int, out: list) -> None:
 
     def rec(k: int, chosen: tuple) -> None:
         if k == len(params):
+            if len(out) >= MAX_OPTIONS:
+                raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
             out.append((ai, chosen))
             return
         for x in list(params[k](st, L if k == 0 else _with(L, chosen))):
@@ -545,7 +549,7 @@ class State:
         except Stalled as exc:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
-            self._stop(Status.ERROR, "rules nest too deeply")
+            self._stop(Status.ERROR, f"procedures call each other too deeply (in {stack[-1].prog.name})")
         except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
             self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
         self._after()
@@ -584,6 +588,8 @@ class State:
             return self.finish()
         if not options:
             raise Stalled(f"P{player + 1} must choose but has no legal option")
+        if len(options) > MAX_OPTIONS:
+            raise RuleError(f"a decision with {len(options):,} options (the limit is {MAX_OPTIONS:,})")
         self.steps += 1  # tick(), inline: this runs at every decision
         if self.steps > g.budget:
             self.tick()
@@ -595,6 +601,17 @@ class State:
         self.steps += 1
         if self.steps > self.g.budget:
             raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
+        if len(self.stack) > MAX_CALL_DEPTH:
+            raise RuleError(f"procedures and triggers call each other more than {MAX_CALL_DEPTH:,} deep")
+
+    def spend(self, n: int) -> int:
+        """Charge a loop's `n` iterations to the step budget at once; returns `n`."""
+        if n > 0:
+            if self.steps + n > self.g.budget:
+                self.steps = self.g.budget
+                self.tick()  # raises: the budget is spent
+            self.steps += n
+        return n
 
     def end_turn(self) -> None:
         if not self.in_turn:
@@ -683,6 +700,8 @@ class State:
                 if when is None or when(self, L):
                     pending.append(Frame(prog, 0, L))
         self.stack.extend(reversed(pending))  # the first card's trigger runs first
+        if pending:  # triggers that fire each other end at the budget or the call depth
+            self.tick()
 
     def event(self, kind: str, **data: Any) -> None:
         self.log.append({"e": kind, **data})

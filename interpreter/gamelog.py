@@ -37,12 +37,20 @@ def lines(head: dict, events: list[dict]) -> list[str]:
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write the whole file or nothing: a crash never leaves half a log."""
+    """Write the whole file or nothing: a crash never leaves half a log.
+
+    The text goes to a temporary file in the same folder, is flushed to disk,
+    and is renamed over `path` (a rename within a folder is atomic). Raises
+    OSError when the folder cannot be written.
+    """
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".rulewright-", dir=d)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private; a log is an ordinary file
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -50,16 +58,33 @@ def write_atomic(path: str, text: str) -> None:
         raise
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class LogError(ValueError):
     pass
 
 
+# Header fields replay needs, and the JSON type each must have.
+_HEADER = {"spec": str, "players": int, "seed": int, "options": dict, "readings": dict}
+
+
 def read(path: str) -> tuple[dict, list[str]]:
+    """The header and the event lines of a log; LogError (naming the line) if it is not a log."""
     try:
         with open(path, encoding="utf-8") as fh:
-            raw = fh.read().splitlines()
+            text = fh.read()
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = text_line(exc.object, exc.start)
+        raise LogError(f"{path}:{line}: not UTF-8 text: the log is damaged") from None
+    raw = [ln.rstrip("\r") for ln in text.split("\n")]  # exactly the file's lines, however they end
+    if raw and raw[-1] == "":
+        raw.pop()
     if not raw:
         raise LogError(f"{path} is empty")
     try:
@@ -68,18 +93,33 @@ def read(path: str) -> tuple[dict, list[str]]:
         raise LogError(f"{path}:1: the first line is not a Rulewright log header") from None
     if not isinstance(head, dict) or head.get("rulewright_log") != FORMAT:
         raise LogError(f"{path}:1: not a Rulewright log (format {FORMAT})")
+    for name, ty in _HEADER.items():
+        v = head.get(name)
+        if not isinstance(v, ty) or isinstance(v, bool):
+            raise LogError(f"{path}:1: the header's '{name}' is {'missing' if v is None else repr(v)}, "
+                           f"not a {'number' if ty is int else ty.__name__.replace('str', 'text')}")
+    if not all(isinstance(v, str) for v in head["readings"].values()):
+        raise LogError(f"{path}:1: the header's readings must name interpretations (texts)")
     return head, raw[1:]
+
+
+def text_line(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
 
 
 def choices_of(path: str, body: list[str]) -> list[int]:
     out = []
+    last = len(body) + 1
     for n, line in enumerate(body, start=2):
         try:
             e = json.loads(line)
         except json.JSONDecodeError:
-            raise LogError(f"{path}:{n}: not JSON") from None
+            cut = " (the log ends in the middle of it: it was cut short)" if n == last else ""
+            raise LogError(f"{path}:{n}: not a JSON line{cut}") from None
+        if not isinstance(e, dict):
+            raise LogError(f"{path}:{n}: not an event (a JSON object)")
         if e.get("e") == "choice":
-            if not isinstance(e.get("index"), int):
+            if type(e.get("index")) is not int:
                 raise LogError(f"{path}:{n}: a choice without an index")
             out.append(e["index"])
     return out
@@ -102,6 +142,11 @@ def replay(path: str, spec_path: str | None = None) -> ReplayReport:
     spec = spec_path or head["spec"]
     if not os.path.isabs(spec) and not os.path.exists(spec):
         spec = os.path.join(os.path.dirname(path), spec)
+    if not os.path.isfile(spec):
+        if spec_path:
+            raise LogError(f"{spec_path}: no such spec")
+        raise LogError(f"{path}:1: the spec it was played with, {head['spec']}, is not found "
+                       "(give it with --spec)")
     note = None
     if os.path.exists(spec) and spec_digest(spec) != head.get("sha256"):
         note = "the spec file has changed since the log was written"

@@ -21,6 +21,9 @@ from .diagnostics import Diagnostic, Span, SpecError, Text
 Path = tuple[Any, ...]
 # libyaml's parser when PyYAML has it (about 10x faster); both only build plain data.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_SPEC_BYTES = 2_000_000  # a spec (or a base it extends) larger than this is refused before it is read
+MAX_YAML_DEPTH = 40  # mappings and lists inside each other; real specs use fewer than 10
+MAX_YAML_VALUES = 200_000  # keys, values and list items once aliases (*name) are expanded; a large spec has 10,000
 
 
 @dataclass(slots=True)
@@ -162,23 +165,53 @@ class _Builder:
         self.source = source
         self.where: dict[Path, Located] = {}
         self.errors: list[Diagnostic] = []
-        self.loader = _Loader(source)
+        self.loader: Any = None
+        self.values = 0
 
-    def build(self) -> Any:
+    def build(self, loader: type = _Loader) -> Any:
         try:
+            self.loader = loader(self.source)  # the pure-Python reader refuses control characters here
+            self._check_depth(loader)
             root = self.loader.get_single_node()
         except yaml.YAMLError as exc:
-            if self.loader.__class__ is not yaml.SafeLoader:
+            if loader is not yaml.SafeLoader:
                 # Report with the pure-Python parser: the same words on every machine.
-                self.loader.dispose()
-                self.loader = yaml.SafeLoader(self.source)
-                return self.build()
+                if self.loader is not None:
+                    self.loader.dispose()
+                return self.build(yaml.SafeLoader)
             self._raise(exc)
         finally:
-            self.loader.dispose()
+            if self.loader is not None:
+                self.loader.dispose()
         return self._data(root)
 
+    def _check_depth(self, loader: type) -> None:
+        """Refuse deep nesting before composing: libyaml's composer recurses in C (a crash, not an error)."""
+        scan = loader(self.source)
+        depth = 0
+        try:
+            while scan.check_event():
+                ev = scan.get_event()
+                if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                    depth += 1
+                    if depth > MAX_YAML_DEPTH:
+                        m = ev.start_mark
+                        raise SpecError([Diagnostic(
+                            "E107", f"the YAML nests more than {MAX_YAML_DEPTH} levels deep",
+                            Span(self.path, m.line + 1, m.column + 1, m.line + 1, m.column + 2),
+                            hint="a spec needs only a few levels: sections, entries, their fields")])
+                elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    depth -= 1
+        finally:
+            scan.dispose()
+
     def _raise(self, exc: yaml.YAMLError) -> None:
+        if isinstance(exc, yaml.reader.ReaderError):
+            line = self.source.count("\n", 0, exc.position) + 1
+            col = exc.position - (self.source.rfind("\n", 0, exc.position) + 1) + 1
+            raise SpecError([Diagnostic(
+                "E101", f"malformed YAML: character U+{exc.character:04X} is not allowed in a spec",
+                Span(self.path, line, col, line, col + 1), hint="remove the control character")]) from None
         if isinstance(exc, yaml.MarkedYAMLError):
             mark = exc.problem_mark or exc.context_mark
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -202,6 +235,12 @@ class _Builder:
         return data
 
     def node(self, node: yaml.Node, path: Path, key: Span | None) -> Any:
+        self.values += 1
+        if self.values > MAX_YAML_VALUES:  # aliases of aliases repeat a value exponentially often
+            raise SpecError([Diagnostic(
+                "E109", f"the YAML holds more than {MAX_YAML_VALUES:,} values once its aliases are expanded",
+                _span(self.path, node), hint="an alias (*name) repeats everything its anchor (&name) holds: "
+                                             "use fewer aliases")])
         self.where[path] = Located(key, _span(self.path, node), node)
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}
@@ -265,8 +304,15 @@ def _yaml_hint(problem: str) -> str | None:
 def load_file(path: str) -> Document:
     """Load one YAML file with positions (no `extends` resolution)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            source = fh.read()
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_SPEC_BYTES + 1)  # never more: /dev/zero or a growing file is refused too
+        if len(raw) > MAX_SPEC_BYTES:
+            size = os.path.getsize(path)
+            what = f"{size:,} bytes" if size > MAX_SPEC_BYTES else f"more than {MAX_SPEC_BYTES:,} bytes"
+            raise SpecError([Diagnostic(
+                "E108", f"the spec is {what}; the limit is {MAX_SPEC_BYTES:,}", Span(path, 1, 1, 1, 2),
+                hint="a spec holds rules, not data: split it into a base and variants that `extends:` it")])
+        source = raw.decode("utf-8")
     except OSError as exc:
         raise SpecError([Diagnostic("E100", f"cannot read spec: {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
     except UnicodeDecodeError:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import html
 import os
+import shutil
 import tempfile
-
-from .gamelog import write_atomic
 
 
 class ReportError(RuntimeError):
@@ -63,9 +62,40 @@ def _forest(plt, amb, path: str) -> None:
 
 
 def write_lab_report(rep, directory: str) -> str:
-    """Write the report; returns the path of index.html."""
+    """Write the report; returns the path of index.html.
+
+    Every file is made in a temporary folder first; only when all of them are
+    written do they move into `directory` (the folder itself is renamed into
+    place when it is new), so a failure leaves no report half-written.
+    """
     plt = _plt()
-    os.makedirs(directory, exist_ok=True)
+    parent = os.path.dirname(os.path.abspath(directory))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=parent, prefix=".rulewright-report-")
+    try:
+        names = _write_files(plt, rep, tmp)
+        if not os.path.exists(directory):
+            os.chmod(tmp, 0o777 & ~_umask())
+            os.rename(tmp, directory)
+        else:
+            for name in names:  # index.html last: it refers to the plots
+                os.replace(os.path.join(tmp, name), os.path.join(directory, name))
+            os.rmdir(tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return os.path.join(directory, "index.html")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_files(plt, rep, directory: str) -> list[str]:
+    """The report's files in `directory`; returns their names, index.html last."""
+    names = []
     esc = html.escape
     parts = [f"<!doctype html><meta charset='utf-8'><title>Ambiguities: {esc(rep.spec)}</title>",
              "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
@@ -82,17 +112,16 @@ def write_lab_report(rep, directory: str) -> str:
         parts.append(f"<tr><td><a href='#{esc(a.name)}'>{esc(a.name)}</a></td>"
                      f"<td class='{a.verdict}'>{a.verdict}</td><td>{a.impact:.1f}</td><td>{esc(a.default)}</td></tr>")
     parts.append("</table>")
-    with tempfile.TemporaryDirectory(dir=directory, prefix=".rulewright-") as tmp:
-        for a in rep.ambiguities:
-            png = f"{a.name}.png"
-            _forest(plt, a, os.path.join(tmp, png))
-            os.replace(os.path.join(tmp, png), os.path.join(directory, png))
-            parts.append(f"<h2 id='{esc(a.name)}'>{esc(a.name)}: <span class='{a.verdict}'>{a.verdict}</span></h2>")
-            parts.append(f"<blockquote>{esc(a.quote)}</blockquote>")
-            parts.append("<ul>" + "".join(
-                f"<li><b>{esc(r.interpretation)}</b> ({r.verdict}): {esc(r.description)}</li>" for r in a.readings)
-                + f"<li><b>{esc(a.default)}</b> (default)</li></ul>")
-            parts.append(f"<img src='{esc(png)}' alt='differences for {esc(a.name)}' style='max-width:100%'>")
-    index = os.path.join(directory, "index.html")
-    write_atomic(index, "\n".join(parts) + "\n")
-    return index
+    for a in rep.ambiguities:
+        png = f"{a.name}.png"
+        _forest(plt, a, os.path.join(directory, png))
+        names.append(png)
+        parts.append(f"<h2 id='{esc(a.name)}'>{esc(a.name)}: <span class='{a.verdict}'>{a.verdict}</span></h2>")
+        parts.append(f"<blockquote>{esc(a.quote)}</blockquote>")
+        parts.append("<ul>" + "".join(
+            f"<li><b>{esc(r.interpretation)}</b> ({r.verdict}): {esc(r.description)}</li>" for r in a.readings)
+            + f"<li><b>{esc(a.default)}</b> (default)</li></ul>")
+        parts.append(f"<img src='{esc(png)}' alt='differences for {esc(a.name)}' style='max-width:100%'>")
+    with open(os.path.join(directory, "index.html"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(parts) + "\n")
+    return names + ["index.html"]

@@ -86,7 +86,7 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
     if kw == "enum":
         allowed = [str(x) for x in err.validator_value]
         hint = did_you_mean(str(err.instance), allowed) or f"one of: {', '.join(allowed)}"
-        yield Diagnostic("E204", f"'{err.instance}' is not allowed for {where}", doc.span(path), hint=hint)
+        yield Diagnostic("E204", f"{_shown(err.instance)} is not allowed for {where}", doc.span(path), hint=hint)
         return
     if kw == "pattern":
         parent = _at(doc.data, path[:-1]) if path else None
@@ -112,7 +112,16 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E205", f"'{bad}' is not a valid name", doc.span(path + (bad,), key=True),
                          hint="names use letters, digits and '_' and do not start with a digit")
         return
-    yield Diagnostic("E200", f"{where}: {err.message}", doc.span(path))
+    msg = err.message if len(err.message) <= 200 else err.message[:197] + "..."
+    yield Diagnostic("E200", f"{where}: {msg}", doc.span(path))
+
+
+def _shown(value: Any) -> str:
+    """A value in a message: quoted if it is short text or a number, else what kind of value it is."""
+    if isinstance(value, (dict, list)):
+        return _words(_json_type(value)).capitalize()
+    text = str(value)
+    return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}...'"
 
 
 def _at(data: Any, path: tuple) -> Any:

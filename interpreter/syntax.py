@@ -13,7 +13,7 @@ import os
 import pickle
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
@@ -69,10 +69,13 @@ class _AstCache:
     and is keyed by the same grammar digest plus this module's source.
     """
 
+    MAX_ENTRIES = 20_000  # past this, only the texts this process used are kept (edits add entries forever)
+
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], bytes] | None = None
         self.dirty = False
         self.path: str | None = None
+        self.used: set[tuple[str, str]] = set()
 
     def _load(self) -> dict:
         if self.entries is None:
@@ -86,22 +89,32 @@ class _AstCache:
                     data = pickle.load(fh)
                 if isinstance(data, dict):
                     self.entries = data
-            except (OSError, pickle.PickleError, EOFError, AttributeError, ValueError, TypeError):
+            except Exception:  # a damaged cache file (any unpickling failure) is an empty cache
                 self.entries = {}
         return self.entries
 
     def get(self, key: tuple[str, str]):
+        self.used.add(key)
         blob = self._load().get(key)
-        return None if blob is None else pickle.loads(blob)
+        if blob is None:
+            return None
+        try:
+            return pickle.loads(blob)
+        except Exception:  # a damaged entry: parse again
+            return None
 
     def put(self, key: tuple[str, str], ast) -> None:
         self._load()[key] = pickle.dumps(ast, protocol=pickle.HIGHEST_PROTOCOL)
+        self.used.add(key)
         self.dirty = True
 
     def save(self) -> None:
         if not self.dirty or self.path is None:
             return
         self.dirty = False
+        if len(self.entries) > self.MAX_ENTRIES:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.used}
+        tmp = None
         try:
             import tempfile
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path), prefix=".asts-")
@@ -109,17 +122,39 @@ class _AstCache:
                 pickle.dump(self.entries, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.path)
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)  # a cache that cannot be written only costs time
 
 
 _ast_cache = _AstCache()
+
+
+MAX_NESTING = 100  # levels of the parse tree (the shipped specs need 14); deeper rules are refused
+MAX_DIGITS = 15
+
+
+class _TooDeep(Exception):
+    def __init__(self, pos: int):
+        self.pos = pos
+
+
+def _check_depth(tree: Tree) -> Tree:
+    """Refuse a tree deeper than MAX_NESTING (an iterative walk: everything after it recurses)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, Tree):
+            if d > MAX_NESTING:
+                raise _TooDeep(0 if node.meta.empty else node.meta.start_pos)
+            stack.extend((c, d + 1) for c in node.children)
+    return tree
 
 
 def _cached_parse(src: str, kind: str):
     key = (kind, src)
     ast = _ast_cache.get(key)
     if ast is None:
-        ast = _ToAst(src).transform(parser().parse(src, start=kind))
+        ast = _ToAst(src).transform(_check_depth(parser().parse(src, start=kind)))
         _ast_cache.put(key, ast)
     return ast
 
@@ -298,6 +333,9 @@ class _ToAst(Transformer):
         return N.Call(_pos(meta), str(name), _pos(name), [a for a in args if a is not None])
 
     def integer(self, meta, c):
+        if len(c[0]) > MAX_DIGITS:
+            raise _SyntaxProblem(f"this number has more than {MAX_DIGITS} digits", _pos(c[0]),
+                                 "numbers in rules count cards, points and turns")
         return N.Int(_pos(meta), int(c[0]))
 
     def string(self, meta, c):
@@ -340,8 +378,8 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
                                  "write {expression} to show a value")
         inner = raw[j + 1:k]
         try:
-            expr = _ToAst(inner).transform(parser().parse(inner, start="condition"))
-        except (UnexpectedInput, VisitError, _SyntaxProblem):
+            expr = _ToAst(inner).transform(_check_depth(parser().parse(inner, start="condition")))
+        except (UnexpectedInput, VisitError, _SyntaxProblem, _TooDeep):
             raise _SyntaxProblem(f"'{{{inner}}}' is not an expression", (offset + j, offset + k + 1),
                                  "write {expression} to show a value, e.g. {me} or {count(draw)}") from None
         _shift(expr, offset + j + 1)
@@ -405,6 +443,10 @@ def parse(text: Text, kind: str) -> Any:
         src += "\n"
     try:
         return _cached_parse(src, kind)
+    except _TooDeep as exc:
+        raise SpecError([Diagnostic("E304", f"this rule nests more than {MAX_NESTING} levels deep",
+                                    text.locate(exc.pos, exc.pos + 1),
+                                    hint="split it: name a part with `let`, a function or a procedure")]) from None
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _SyntaxProblem):
