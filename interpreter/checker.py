@@ -593,6 +593,7 @@ class Checker:
                 return self._unknown(code, e, "turn variable", self.var_names("turn"))
             e.ref = ("tvar", v.index)
             return T.INT if v.type == "int" else T.BOOL
+        before = len(self.diags)
         ot = self.expr(e.obj, code, sc)
         if ot is T.PLAYER:
             if e.name in s.vars["player"]:
@@ -617,6 +618,9 @@ class Checker:
                 return T.STR
             return self._unknown(code, e, "card property", list(self.prop_types) + ["type"])
         if ot is T.ANY:
+            if len(self.diags) == before:  # no error explains it: an element of `[]`, whose kind nobody knows
+                self.error("E432", f"cannot tell what '{e.name}' belongs to here", code, e.name_pos,
+                           hint="an empty list `[]` has elements of no kind: take them from a zone or a list of players")
             return T.ANY
         self.error("E432", f"{word(ot)} has no field '{e.name}'", code, e.name_pos)
         return T.ANY
@@ -704,9 +708,10 @@ class Checker:
                 self.expr(a, code, sc)
             return T.ANY
         types: list[T] = []
+        before = len(self.diags)
         for a, want in zip(e.args, b.params):
             if want == PROP:
-                types.append(self.prop_arg(a, types[0] if types else T.ANY, code, e))
+                types.append(self.prop_arg(a, types[0] if types else T.ANY, code, e, len(self.diags) > before))
                 continue
             t = self.expr(a, code, sc)
             self.expect_type(code, t, want, a, f"argument of {e.func}")
@@ -716,7 +721,12 @@ class Checker:
                        hint=f"for example: {b.example}")
         return b.returns(types)
 
-    def prop_arg(self, a: N.Expr, coll: T, code, call: N.Call) -> T:
+    def prop_arg(self, a: N.Expr, coll: T, code, call: N.Call, reported: bool = False) -> T:
+        if coll is T.ANY:  # whose property is unknown: explained by an earlier error, or an empty list `[]`
+            if not reported:
+                self.error("E434", f"{call.func}() cannot tell whose '{getattr(a, 'id', '?')}' to take here", code,
+                           call.pos, hint="an empty list `[]` has elements of no kind: use a zone or a list of players")
+            return T.ANY
         if not isinstance(a, N.Name):
             self.error("E434", f"the second argument of {call.func} is a property name", code, a.pos,
                        hint=BUILTINS[call.func].example)

@@ -421,6 +421,25 @@ def test_a_diagnostic_position_is_never_read_as_an_emoji_code(tmp_path, line):
     assert f"spec.yaml:{line}:3: error[E201]" in r.output, r.output
 
 
+@pytest.mark.parametrize("where, rule, code", [
+    ("when", "[].hand", "E432"),
+    ("when", "[].hand.points > 0", "E432"),
+    ("when", "[x in [] where x.points > 0] == []", "E432"),
+    ("when", "sum([], points) > 0", "E434"),
+    ("when", "best([], score) == []", "E434"),
+    ("do", "for each x in []:\n  x.score += 1", "E432"),
+    ("do", 'for each x in []:\n  say "{x.hand}"', "E432"),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 20 else None)
+def test_the_elements_of_an_empty_list_have_no_fields(tmp_path, where, rule, code):
+    """`[]` has elements of no kind: the checker let `[].hand` through and compiling it crashed."""
+    path = os.path.join(str(tmp_path), "spec.yaml")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(minimal_with(**{where: rule}))
+    r = invoke(["check", path])
+    assert_answered(r, path)
+    assert f"error[{code}]" in r.output and "cannot tell" in r.output, r.output
+
+
 # -- the corpus: every input that once found a bug ----------------------------------------------------------
 def corpus_files() -> list[str]:
     return sorted(f for f in glob.glob(os.path.join(CORPUS, "*")) if not f.endswith(".md"))
