@@ -798,6 +798,7 @@ def _each(st, items) -> list:
     items = list(items)
     st.steps += len(items)
     if st.steps > st.g.budget:
+        st.steps = st.g.budget
         st.tick()  # raises: the budget is spent
     return items
 

@@ -592,7 +592,8 @@ class State:
             raise RuleError(f"a decision with {len(options):,} options (the limit is {MAX_OPTIONS:,})")
         self.steps += 1  # tick(), inline: this runs at every decision
         if self.steps > g.budget:
-            self.tick()
+            self.steps -= 1
+            self.tick()  # raises, with steps at budget + 1 like every other way to run out
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
         return True

@@ -282,6 +282,20 @@ def test_nested_for_each_over_long_lists_is_charged(tmp_path):
     assert st.status is Status.STALLED and "100000 steps" in st.reason
 
 
+@pytest.mark.parametrize("setup, edits", [
+    pytest.param("while true:\n  a += 1", [], id="while"),
+    pytest.param("repeat 1000000:\n  a += 1", [], id="repeat"),
+    pytest.param("for each x in range(1, 90000):\n  a += 1", [], id="for_each"),
+    pytest.param("shuffle deck", [NEVER_ENDS, ("      move me.hand to discard\n      end turn", "      move me.hand to deck\n      end turn")],
+                 id="decisions"),
+])
+def test_the_budget_is_never_overspent(tmp_path, setup, edits):
+    """However the budget runs out, a stalled game has spent exactly one step more than it."""
+    st = play(game(tmp_path, spec_text(setup, edits=edits), budget=1_000))
+    assert st.status is Status.STALLED and "1000 steps" in st.reason
+    assert st.steps == 1_001
+
+
 def test_endless_recursion_that_never_pauses_is_an_error(tmp_path):
     proc = "  again:\n    do: |\n      a += 1\n      again()\n"
     st = play(game(tmp_path, spec_text("again()", proc)))
