@@ -379,8 +379,12 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
         inner = raw[j + 1:k]
         try:
             expr = _ToAst(inner).transform(_check_depth(parser().parse(inner, start="condition")))
-        except (UnexpectedInput, VisitError, _SyntaxProblem, _TooDeep):
-            raise _SyntaxProblem(f"'{{{inner}}}' is not an expression", (offset + j, offset + k + 1),
+        except _TooDeep:
+            raise _SyntaxProblem(f"this expression nests more than {MAX_NESTING} levels deep",
+                                 (offset + j, offset + k + 1), "split it: name a part with `let` or a function") from None
+        except (UnexpectedInput, VisitError, _SyntaxProblem):
+            shown = inner if len(inner) <= 40 else inner[:37] + "..."
+            raise _SyntaxProblem(f"'{{{shown}}}' is not an expression", (offset + j, offset + k + 1),
                                  "write {expression} to show a value, e.g. {me} or {count(draw)}") from None
         _shift(expr, offset + j + 1)
         parts.append(expr)
