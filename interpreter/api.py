@@ -23,6 +23,14 @@ _cache: dict[str, tuple[tuple, tuple[Spec, list[Diagnostic]]]] = {}
 def check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
     """Run every check stage; return the spec (None if it has errors) and all diagnostics."""
     try:
+        return _check_spec(path)
+    except RecursionError:  # the limits on nesting should come first; this is the net under them
+        return None, [Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
+                                 hint="some part of it is nested far deeper than a spec needs")]
+
+
+def _check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
+    try:
         doc = loader.load(path)
     except SpecError as exc:
         return None, exc.diagnostics

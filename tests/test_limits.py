@@ -357,3 +357,14 @@ def test_load_game_of_a_spec_too_deep_to_compile_is_a_spec_error(tmp_path):
     with pytest.raises(SpecError) as exc:
         load_game(path)
     assert exc.value.diagnostics[0].code == "E443"
+
+
+def test_a_recursion_error_in_any_check_stage_is_reported_not_raised(tmp_path, monkeypatch):
+    """The net under the nesting limits: whatever stage recurses too deeply, `check` still answers."""
+    from interpreter import checker
+
+    def too_deep(spec):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(checker, "check", too_deep)
+    code, out = check(tmp_path, minimal_text())
+    assert code == 1 and re.search(r"spec\.yaml:1:1: error\[E444\]: the spec nests too deeply to check", out)
