@@ -368,3 +368,23 @@ def test_a_recursion_error_in_any_check_stage_is_reported_not_raised(tmp_path, m
     monkeypatch.setattr(checker, "check", too_deep)
     code, out = check(tmp_path, minimal_text())
     assert code == 1 and re.search(r"spec\.yaml:1:1: error\[E444\]: the spec nests too deeply to check", out)
+
+
+def test_the_parsed_rule_cache_survives_damage_and_stays_bounded(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache = syntax._AstCache()
+    cache._load()  # finds its file under XDG_CACHE_HOME
+    with open(cache.path, "wb") as fh:
+        fh.write(b"\x80\x05garbage that is not a pickle")
+    cache.entries = None
+    assert cache.get(("condition", "1\n")) is None  # a damaged file is an empty cache
+    cache.entries[("condition", "2\n")] = b"not a pickle either"
+    assert cache.get(("condition", "2\n")) is None  # a damaged entry is parsed again
+    monkeypatch.setattr(syntax._AstCache, "MAX_ENTRIES", 3)
+    for i in range(10):
+        cache.put(("condition", f"{i}\n"), i)
+    cache.used = {("condition", "7\n")}
+    cache.save()
+    assert set(cache.entries) == {("condition", "7\n")}
+    folder = os.path.dirname(cache.path)
+    assert not [f for f in os.listdir(folder) if f.startswith(".asts-")]  # no temporary file left
