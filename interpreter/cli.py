@@ -207,12 +207,12 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
 def simulate(spec: str, players: int, games: int, seed: int, workers: int, backend: str, address: str | None,
              as_json: bool, options, readings, agents, budget) -> None:
     """Play many games and report statistics."""
-    from .runner import GameSpec, sweep, use_backend
+    from .runner import GameSpec, require_ray, sweep, use_backend
     if backend == "ray":
         try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise Failed("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+            require_ray()  # say so before any game is played
+        except RuntimeError as exc:
+            raise Failed(str(exc)) from None
     use_backend(backend, address)
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     game = _load(spec, opts, reads, budget)

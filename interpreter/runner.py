@@ -207,11 +207,17 @@ def use_backend(kind: str = "local", address: str | None = None) -> None:
     _backend = Backend(kind, address)
 
 
-def _map_ray(tasks: list, address: str | None) -> Iterable:
+def require_ray():
+    """The ray module, or a RuntimeError saying how to install it."""
     try:
         import ray
     except ImportError:
         raise RuntimeError("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    return ray
+
+
+def _map_ray(tasks: list, address: str | None) -> Iterable:
+    ray = require_ray()
     if not ray.is_initialized():
         # An address joins a running cluster ("auto", "ray://host:10001"); none starts a local Ray.
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
