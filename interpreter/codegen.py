@@ -57,6 +57,7 @@ class PyGen:
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
+        self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
 
     # -- tables ----------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -321,10 +322,12 @@ class PyGen:
         self._proc_fns[name] = fname
         pr = self.comp.spec.procedures[name]
         saved, self.local_names = self.local_names, [{}]
+        resumable, self._resumable = self._resumable, False
         self.codes.append(pr.do)
         body = self.block(pr.do.ast or [], 1)
         self.codes.pop()
         self.local_names = saved
+        self._resumable = resumable
         self.define(fname, f"def {fname}(st, L):\n{body}", pr.do)
         return fname
 
@@ -450,10 +453,12 @@ class PyGen:
         return lines or ["pass"]
 
     def s_EndTurn(self, s) -> list[str]:
-        return ["raise EndTurn()"]
+        # In a resumable program the frame can return to the engine; elsewhere (a procedure run as a
+        # plain function) the exception unwinds to the engine's loop, which does the same.
+        return ["return st.end_turn()"] if self._resumable else ["raise EndTurn()"]
 
     def s_EndGame(self, s) -> list[str]:
-        return ["raise EndGame()"]
+        return ["return st.finish()"] if self._resumable else ["raise EndGame()"]
 
     def s_Pass(self, s) -> list[str]:
         return ["pass"]
@@ -538,7 +543,11 @@ class PyGen:
         self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
         self.codes.append(code)
         self._blocks[-1].extend(self.hit("rule", name, None))
-        self._emit(stmts)
+        self._resumable = True
+        try:
+            self._emit(stmts)
+        finally:
+            self._resumable = False
         self.codes.pop()
         self._jump_end_of_program()
         fname = self.fresh("R_")
@@ -722,22 +731,94 @@ class PyGen:
             self._blocks[-1].extend(self._goto(end))
         self._place(end)
 
-    def decider(self, whens: list, after: int, actions: list, scratch: list, fallback: Callable) -> Callable:
-        """The turn's action decision: the legal actions, in the spec's order, as one function."""
-        lines = ["if st.turn_over:", f"    fr.pc = {int(after)}", "    return None", f"L = {self.k(scratch)}",
-                 "found = []"]
-        for i, code in enumerate(whens):
-            if code is None or code.ast is None:
-                lines.append(f"found.append({i})")
-                continue
-            self.codes.append(code)
-            lines += [f"if {self.expr(code.ast)}:", f"    found.append({i})"]
-            self.codes.pop()
-        lines += ["if not found:", f"    return {self.h(fallback)}(st, fr)", "st.idle = 0",
-                  "fr.pc -= 1  # come back here when the action is done",
-                  f"return st.ask(0, st.cur, found, {self.k(actions)})"]
-        name = self.fresh("D_")
+    def flow(self, ops: list, cycles: list, budget: int) -> Callable:
+        """The game's flow as one function: each phase's turn cycle inline, the rest as calls of `ops`.
+
+        A turn cycle has three entry points (its `Cycle` indices into `ops`):
+        `start` begins a turn and runs its start effects, `loop` offers the
+        turn's actions (and comes back there after each one), `end_at` ends the
+        turn and begins the next one, unless the game or the phase ends.
+        """
+        lines = ["pc = fr.pc"]
+        for cy in cycles:
+            lines.append(f"if {int(cy.start)} <= pc <= {int(cy.end_at)}:")
+            lines += ["    " + ln for ln in self._cycle(cy, budget)]
+        lines += [f"op = {self.k(ops)}[pc]", "fr.pc = pc + 1", "return op(st, fr)"]
+        name = self.fresh("FLOW_")
         return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
+
+    def _cycle(self, cy, budget: int) -> list[str]:
+        loop, end_at, start = int(cy.loop), int(cy.end_at), int(cy.start)
+        out = [f"L = {self.k(cy.scratch)}", "while True:", f"    if pc == {loop}:", "        if st.turn_over:"]
+        if cy.turn_end is not None:  # the turn's end effects run in their own frame, then `end_at`
+            out += [f"            fr.pc = {end_at}", f"            st.stack.append({self._new_frame(cy.turn_end)})",
+                    "            return None"]
+        else:
+            out += [f"            pc = {end_at}"]
+        out += ["        else:"]
+        out += ["            " + ln for ln in self._decide(cy, budget)]
+        out += [f"    if pc == {end_at}:", "        st.in_turn = False"]
+        if cy.end_when is not None:
+            out += [f"        if {self._cond(cy.end_when)}:", "            return st.finish()"]
+        out += ["        st.cur = (st.cur + 1) % st.n"]
+        if cy.until is not None:
+            out += [f"        if {self._cond(cy.until)}:", f"            fr.pc = {int(cy.done)}", "            return None"]
+        out += [f"        pc = {start}"]
+        # Begin a turn: the step budget, stall detection, fresh turn variables.
+        out += [f"    if pc == {start}:", "        st.turn += 1", f"        if st.steps >= {int(budget)}:",
+                "            st.tick()  # raises: the budget is spent", "        st.steps += 1", "        st.quiet += 1",
+                f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
+                f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",
+                "        if st.log is not None:", "            st.event('turn', turn=st.turn, player=st.cur)",
+                f"        pc = {loop}"]
+        if cy.turn_start is not None:  # run the start effects at once; back to the engine if they pause or call
+            out += [f"        fr.pc = {loop}", f"        f = {self._new_frame(cy.turn_start)}", "        st.stack.append(f)",
+                    f"        if {self.k(cy.turn_start.fn)}(st, f):", "            return True",
+                    "        if st.stack[-1] is not fr:", "            return None"]
+        return out
+
+    def _new_frame(self, prog) -> str:
+        return f"Frame({self.k(prog)}, 0, [None] * {int(prog.n_locals)})"
+
+    def _cond(self, code) -> str:
+        self.codes.append(code)
+        try:
+            return self.expr(code.ast)
+        finally:
+            self.codes.pop()
+
+    def _decide(self, cy, budget: int) -> list[str]:
+        """The turn's action decision: the legal actions, in the spec's order, then the pause."""
+        out = ["found = []"]
+        for i, (when, params) in enumerate(zip(cy.whens, cy.params)):
+            body: list[str] = []
+            names: dict[int, str] = {}
+            pad = ""
+            for k, p in enumerate(params):  # one loop per parameter; later ones may read earlier ones
+                self.local_names.append(dict(names))
+                self.codes.append(p)
+                body.append(f"{pad}for a{k} in {self.coll(p.ast)}:")
+                self.codes.pop()
+                self.local_names.pop()
+                names[k] = f"a{k}"
+                pad += "    "
+            if params:
+                body += [f"{pad}found.append(({i}, ({''.join(f'a{k}, ' for k in range(len(params)))})))",
+                         f"{pad}if len(found) > {int(cy.max_options)}:", f"{pad}    {self.h(cy.too_many)}()"]
+            else:
+                body.append(f"found.append({i})")
+            if when is None or when.ast is None:
+                out += body
+            else:
+                out += [f"if {self._cond(when)}:"] + ["    " + ln for ln in body]
+        out += ["if not found:", f"    {self.h(cy.no_action)}(st)", "    continue", "st.idle = 0"]
+        if cy.end_always and cy.end_when is not None:
+            out += [f"if {self._cond(cy.end_when)}:", "    return st.finish()"]
+        # The pause (State.ask, inline): one step of the budget, then the decision is pending.
+        out += [f"if st.steps >= {int(budget)}:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
+                "st.quiet = 0", "st.pkind = 0", "st.pplayer = st.cur", "st.popts = found",
+                f"st.pmeta = {self.k(cy.actions)}", f"fr.pc = {int(cy.loop)}", "return True"]
+        return out
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str, code: Any = None) -> Callable:
@@ -755,11 +836,6 @@ class PyGen:
                 code.span if code is not None else None,
                 hint="move inner loops or long expressions into procedures or functions")]) from None
         return self.ns[name]
-
-    def segment(self, stmts: list) -> Callable:
-        """A run of never-pausing statements as one op `op(st, fr)`."""
-        name = self.fresh("S_")
-        return self.define(name, f"def {name}(st, fr):\n    L = fr.L\n{self.block(stmts, 1)}")
 
     def expression(self, e: N.Expr) -> Callable:
         """An expression as a function `f(st, L)`."""

@@ -157,6 +157,7 @@ class Game:
         ops: list[Callable] = []
         phases = spec.phases or [None]
         main.n_locals = len(phases)
+        cycles: list[Cycle] = []
         ops.append(_call(self.setup))
         first = self.first
         first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
@@ -172,7 +173,6 @@ class Game:
         for k, ph in enumerate(phases):
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
-            until = c.condition(ph.until) if ph else None
             again = c.condition(ph.while_) if ph else None
             start = c.program(f"phase {ph.name} start", ph.start) if ph else None
             endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
@@ -190,14 +190,9 @@ class Game:
                         st.event("phase", phase=name, round=fr.L[k] + 1)
                 ops.append(begin_phase)
                 ops.append(_call(start))
-            ops.append(_turn_starter(tp.start))
-            loop = len(ops)
-            ops.append(None)  # decide, patched below; it runs again after each action
-            after = len(ops)
-            if _call(tp.end) is not _noop:
-                ops.append(_call(tp.end))
-            ops.append(None)  # end of turn (and start of the next), patched below
-            end_at = len(ops) - 1
+            # The turn cycle (begin a turn, offer actions, end the turn) is generated code in `flow`.
+            cy = Cycle(start=len(ops), loop=len(ops) + 1, end_at=len(ops) + 2)
+            ops += [_in_flow] * 3
             done = len(ops)
             if ph:
                 ops.append(_call(endp))
@@ -212,10 +207,19 @@ class Game:
                 if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr.pc = exit_
             ops[head] = exit_test
-            ops[loop] = _decider(tp, after, c, [self.spec.actions[n].when for n, _s in (ph.turn if ph else spec.turn).actions])
-            ops[end_at] = _end_of_turn(self, until, _turn_starter(tp.start), loop, done)
+            turn = ph.turn if ph else spec.turn
+            cy.done = done
+            cy.turn_start = _nonempty(tp.start)
+            cy.turn_end = _nonempty(tp.end)
+            cy.whens = [self.spec.actions[n].when for n, _s in turn.actions]
+            cy.params = [list(self.spec.actions[n].params.values()) for n, _s in turn.actions]
+            cy.actions = tp.actions
+            cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
+            cy.tvar_start = self.tvar_start
+            cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
+            cycles.append(cy)
         ops.append(lambda st, fr: st.finish())
-        main.fn = _dispatch(ops)
+        main.fn = c.gen.flow(ops, cycles, self.budget)
         return main
 
     # -- playing -----------------------------------------------------------------
@@ -270,17 +274,8 @@ def _coerce(v: Any, allowed: list) -> Any:
     return v
 
 
-def _dispatch(ops: list[Callable]) -> Callable:
-    """The flow program is a list of small ops; run the one at `pc`."""
-    def run_op(st, fr):
-        op = ops[fr.pc]
-        fr.pc += 1
-        return op(st, fr)
-    return run_op
-
-
 def _call(prog: Program) -> Callable:
-    if prog.code is None or not prog.code.ast:  # nothing to run: skip the frame
+    if _nonempty(prog) is None:  # nothing to run: skip the frame
         return _noop
 
     def call(st, fr):
@@ -288,110 +283,58 @@ def _call(prog: Program) -> Callable:
     return call
 
 
+def _nonempty(prog: Program) -> Program | None:
+    return None if prog.code is None or not prog.code.ast else prog
+
+
 def _noop(st, fr) -> None:
     return None
+
+
+def _in_flow(st, fr) -> None:
+    raise AssertionError("a turn cycle's step runs in the generated flow, never from the op list")
 
 
 QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
 
 
-def _begin_turn(st: "State", fr=None) -> None:
-    st.turn += 1
-    st.tick()
-    st.quiet += 1
-    if st.quiet > QUIET_ROUNDS * st.n:
+@dataclass(slots=True)
+class Cycle:
+    """One phase's turn cycle, for `PyGen.flow`: where it sits in the op list and what it runs."""
+    start: int  # op index: begin a turn
+    loop: int  # offer the turn's actions; back here after each one
+    end_at: int  # end the turn, then begin the next one (or leave the cycle)
+    done: int = 0  # where the phase goes on when its `until` holds
+    turn_start: Program | None = None
+    turn_end: Program | None = None
+    whens: list = field(default_factory=list)  # per action: its `when` Code or None
+    params: list = field(default_factory=list)  # per action: its parameters' Code
+    actions: list = field(default_factory=list)  # the decision's meta (see TurnProgram.actions)
+    until: Any = None
+    end_when: Any = None
+    end_always: bool = False
+    tvar_start: list = field(default_factory=list)
+    scratch: list = field(default_factory=list)
+    quiet_rounds: int = QUIET_ROUNDS
+    max_options: int = MAX_OPTIONS
+
+    @staticmethod
+    def stalled(st: "State") -> None:
         raise Stalled(f"nobody had a decision to make for {QUIET_ROUNDS} rounds: no way out")
-    st.tvars = st.g.tvar_start[:]
-    st.turn_over = False
-    st.in_turn = True
-    if st.log is not None:
-        st.event("turn", turn=st.turn, player=st.cur)
 
+    @staticmethod
+    def no_action(st: "State") -> None:
+        """Nobody can act: the turn passes. A whole round of that is a stall."""
+        st.idle += 1
+        if st.log is not None:
+            st.event("say", text=f"P{st.cur + 1} has no legal action: the turn passes.")
+        if st.idle > st.n:
+            raise Stalled("no player has a legal action")
+        st.turn_over = True
 
-def _decider(tp: TurnProgram, after: int, c: Compiler, whens: list) -> Callable:
-    actions = tp.actions
-    n_locals = max([p.n_locals for *_, p in actions] + [1])
-    scratch = [None] * n_locals  # `when` conditions only read it for their own filters
-    simple = all(not params for _n, _l, _w, params, _p in actions)
-
-    def decide(st, fr):
-        if st.turn_over:
-            fr.pc = after
-            return None
-        found = []
-        for ai, (_name, _label, when, params, prog) in enumerate(actions):
-            if when is not None and not when(st, scratch):
-                continue
-            if not params:
-                found.append(ai)
-            else:
-                _param_combos(st, ai, params, prog.n_locals, found)
-        if not found:
-            # Nobody can act: the turn passes. A whole round of that is a stall.
-            st.idle += 1
-            if st.log is not None:
-                st.event("say", text=f"P{st.cur + 1} has no legal action: the turn passes.")
-            if st.idle > st.n:
-                raise Stalled("no player has a legal action")
-            st.turn_over = True
-            fr.pc = after
-            return None
-        st.idle = 0
-        fr.pc -= 1  # come back here when the action is done
-        return st.ask(ACTION, st.cur, found, actions)
-    if simple:  # the common case as one generated function; `decide` handles "no legal action"
-        return c.gen.decider(whens, after, actions, scratch, decide)
-    return decide
-
-
-def _param_combos(st, ai: int, params: list, n: int, out: list) -> None:
-    L = [None] * n
-
-    def rec(k: int, chosen: tuple) -> None:
-        if k == len(params):
-            if len(out) >= MAX_OPTIONS:
-                raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
-            out.append((ai, chosen))
-            return
-        for x in list(params[k](st, L if k == 0 else _with(L, chosen))):
-            rec(k + 1, chosen + (x,))
-    rec(0, ())
-
-
-def _with(L: list, chosen: tuple) -> list:
-    L = L[:]
-    L[:len(chosen)] = chosen
-    return L
-
-
-def _turn_starter(start: Program) -> Callable:
-    """Begin a turn and run the turn's `start` effects."""
-    empty = start.code is None or not start.code.ast
-
-    def start_turn(st, fr):
-        _begin_turn(st, fr)
-        if not empty:
-            st.stack.append(Frame(start, 0, [None] * start.n_locals))
-    return start_turn
-
-
-def _end_of_turn(g: Game, until, start_turn: Callable, loop: int, done: int) -> Callable:
-    """End a turn; unless the game or the phase ends, begin the next one at once."""
-    end_when = g.end_when
-    scratch = [None] * g.scratch
-
-    def end_of_turn(st, fr):
-        st.in_turn = False
-        if end_when is not None and end_when(st, scratch):
-            return st.finish()
-        st.cur = (st.cur + 1) % st.n
-        if until is not None and until(st, scratch):
-            fr.pc = done
-        else:
-            fr.pc = loop
-            start_turn(st, fr)
-        return None
-    return end_of_turn
+    @staticmethod
+    def too_many() -> None:
+        raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
 
 
 class State:
