@@ -122,13 +122,46 @@ def _top(a, t, p):
 
 def _bottom(a, t, p):
     f = a[0]
+    return lambda st, L: bottom_of(st, f(st, L))
 
-    def bottom(st, L):
-        z = st.zones[f(st, L)]
-        if not z:
-            raise RuleError(f"bottom of {st.g.zone_name(f(st, L))}: the zone is empty")
-        return z[0]
-    return bottom
+
+# Plain helpers shared by the closures below and by generated code (codegen.py).
+def last_of(items, k: int | None = None):
+    if k is not None:
+        return list(items[-k:]) if k > 0 else []
+    if not items:
+        raise RuleError("last of an empty list")
+    return items[-1]
+
+
+def bottom_of(st, z: int) -> int:
+    cards = st.zones[z]
+    if not cards:
+        raise RuleError(f"bottom of {st.g.zone_name(z)}: the zone is empty")
+    return cards[0]
+
+
+def position_of(items, v) -> int:
+    return items.index(v) + 1 if v in items else 0
+
+
+def after_of(items, v) -> list:
+    for i, y in enumerate(items):
+        if y == v:
+            return list(items[i + 1:])
+    return []
+
+
+def divide(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def modulo(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a % b
 
 
 def _first(a, t, p):
@@ -149,31 +182,13 @@ def _last(a, t, p):
     coll = _cards(a[0], t[0])
     if len(a) == 2:
         n = a[1]
-
-        def last_n(st, L):
-            k = n(st, L)
-            return list(coll(st, L)[-k:]) if k > 0 else []
-        return last_n
-
-    def last(st, L):
-        items = coll(st, L)
-        if not items:
-            raise RuleError("last of an empty list")
-        return items[-1]
-    return last
+        return lambda st, L: last_of(coll(st, L), n(st, L))
+    return lambda st, L: last_of(coll(st, L))
 
 
 def _after(a, t, p):
     coll, x = _cards(a[0], t[0]), a[1]
-
-    def after(st, L):
-        items = coll(st, L)
-        v = x(st, L)
-        for i, y in enumerate(items):
-            if y == v:
-                return list(items[i + 1:])
-        return []
-    return after
+    return lambda st, L: after_of(coll(st, L), x(st, L))
 
 
 def _seat(a, t, p):
@@ -229,14 +244,8 @@ def _range(a, t, p):
 
 
 def _position(a, t, p):
-    coll = _cards(a[0], t[0])
-    x = a[1]
-
-    def position(st, L):
-        items = coll(st, L)
-        v = x(st, L)
-        return items.index(v) + 1 if v in items else 0
-    return position
+    coll, x = _cards(a[0], t[0]), a[1]
+    return lambda st, L: position_of(coll(st, L), x(st, L))
 
 
 def _top_sum(a, t, p):

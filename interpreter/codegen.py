@@ -14,7 +14,7 @@ import re
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import RuleError, join, multiply, numbers
+from .builtins import RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
 
@@ -42,7 +42,9 @@ class PyGen:
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
                                    "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
-                                   "_first": _first, "_seat": _seat, "_key": _key, "Frame": comp.frame_class,
+                                   "_first": _first, "_seat": _seat,
+                                   "_last": last_of, "_bottom": bottom_of, "_position": position_of,
+                                   "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key, "Frame": comp.frame_class,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
@@ -243,6 +245,16 @@ class PyGen:
             return f"_range({self.expr(a[0])}, {self.expr(a[1])})"
         if name == "first" and len(a) == 1:
             return f"_first({self.coll(a[0])})"
+        if name == "first":
+            return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
+        if name == "last":
+            return f"_last({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
+        if name == "bottom":
+            return f"_bottom(st, {self.expr(a[0])})"
+        if name == "position":
+            return f"_position({self.coll(a[0])}, {self.expr(a[1])})"
+        if name == "after":
+            return f"_after({self.coll(a[0])}, {self.expr(a[1])})"
         if name == "seat":
             return f"_seat(st, {self.expr(a[0])})"
         if name in ("max", "min"):
@@ -277,6 +289,12 @@ class PyGen:
     def x_Binary(self, e: N.Binary) -> str | None:
         op = e.op
         if op in ("and", "or"):
+            # A side fixed by the options and readings drops out (`x or False` is `x`).
+            neutral = op == "and"
+            for side, other in ((e.left, e.right), (e.right, e.left)):
+                c = self.comp.const(side)
+                if c is not _nc() and bool(c) is neutral and other.ty is T.BOOL:
+                    return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
             return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
@@ -284,9 +302,14 @@ class PyGen:
             return f"_mul({self.expr(e.left)}, {self.expr(e.right)})"
         if op in _CMP or op in _ARITH:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
-        return None  # // and % check for zero in the closure version
+        if op in ("//", "%"):
+            return f"{'_div' if op == '//' else '_mod'}({self.expr(e.left)}, {self.expr(e.right)})"
+        return None
 
     def x_Ternary(self, e: N.Ternary) -> str:
+        c = self.comp.const(e.cond)
+        if c is not _nc():
+            return self.expr(e.then if c else e.orelse)
         return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.orelse)})"
 
     def x_Template(self, e: N.Template) -> str:
@@ -564,14 +587,15 @@ class PyGen:
         for k, blk in enumerate(self._blocks):
             out = [_resolve_labels(ln, target) for ln in blk]
             # Tail call: a call whose return would only end this program replaces this program's frame.
+            if (len(out) >= 10 and out[-10].endswith("# direct call") and out[-7].startswith("fr.pc = ")
+                    and int(out[-7][8:]) in ends and out[-2:] == [f"pc = {out[-7][8:]}", "continue"]):
+                out[-9:] = ["st.stack[-1] = f_", "st.tick()", f"return {out[-6][3:-1]}"]
             if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr.pc = ")
                     and int(out[-2][8:]) in ends and out[-1] == "return None"):
                 out[-4] = out[-4].replace("st.stack.append(", "st.stack[-1] = (", 1)
                 del out[-2]
             # A part that ends by jumping forward falls through the `if pc == ...` tests below it.
-            if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
-                out.pop()
-            resolved.append(out)
+            resolved.append(_skip_by_else(out, k))
         for entry, lab in self._patch:
             entry[4] = target[lab]
         if len(resolved) == 1:
@@ -683,9 +707,17 @@ class PyGen:
         prog = self.comp.procs[s.call.func]
         args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        self._blocks[-1].extend([f"st.stack.append(Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad}))  # call",
-                                 "st.tick()"])
-        self._pause("None")
+        frame = f"Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad})"
+        if s.call.func in self.comp.recursive:  # through the engine's loop: Python's stack stays flat
+            self._blocks[-1].extend([f"st.stack.append({frame})  # call", "st.tick()"])
+            self._pause("None")
+            return
+        # Called at once; back to the engine only if it pauses, or left something to run on the stack.
+        resume = self._label()
+        self._blocks[-1].extend([f"f_ = {frame}  # direct call", "st.stack.append(f_)", "st.tick()",
+                                 f"fr.pc = \u00a7{resume}\u00a7", f"if {self.k(prog)}.fn(st, f_):", "    return True",
+                                 "if st.stack[-1] is not fr:", "    return None"])
+        self._place(resume)
 
     def p_Move(self, s: N.Move) -> None:
         self._blocks[-1].extend(self.s_Move(s))
@@ -708,21 +740,30 @@ class PyGen:
     def p_ChooseOption(self, s: N.ChooseOption) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         end = self._label()
-        entries, starts = [], []
+        starts = []
+        find = ["o_ = []"]  # the options open now, with their bound element
         for opt in s.options:
             c = self.comp.const(opt.cond) if opt.cond is not None else True
             if c is not _nc() and not c:
                 continue
-            cond = None if c is not _nc() else self.comp.expr(opt.cond)
-            coll = self.comp.coll(opt.coll) if opt.var is not None else None
-            entry = [opt.slot if opt.var is not None else -1, coll, cond, self.comp.expr(opt.label), -1]
+            entry = [opt.slot if opt.var is not None else -1, None, None, self.comp.expr(opt.label), -1]
             start = self._label()
-            entries.append(entry)
             starts.append((start, opt))
             self._patch.append((entry, start))
-        finder = self.h(self.comp.option_finder(entries))
+            pad = ""
+            if opt.var is not None:
+                find.append(f"for x_ in {self.coll(opt.coll)}:")
+                self.local_names.append({opt.slot: "x_"})
+                pad = "    "
+            if c is _nc():
+                find.append(f"{pad}if {self.expr(opt.cond)}:")
+                pad += "    "
+            if opt.var is not None:
+                self.local_names.pop()
+            find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.var is not None else 'None'}))")
         meta = self.k((None, prompt, None))
-        self._pause(f"st.ask(2, {self._who(s.by)}, {finder}(st, L), {meta})")
+        self._blocks[-1].extend(find)
+        self._pause(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
             self._place(start)
@@ -860,6 +901,28 @@ def _pure_jump(block: list[str]) -> int | None:
     if len(block) == 2 and block[1] == "continue" and block[0].startswith("pc = \u00a7"):
         return int(block[0][6:-1])
     return None
+
+
+_MAX_ELSE_NESTING = 20  # well inside Python's limits on nested blocks, whatever the part is nested in
+
+
+def _skip_by_else(part: list[str], k: int, depth: int = 0) -> list[str]:
+    """Part `k` without `continue` for its forward jumps: they fall through the `if pc == ...` tests below.
+
+    `if c: pc = N; continue; rest` becomes `if c: pc = N else: rest`, so the
+    rest of the part is skipped without going round the dispatch loop again.
+    """
+    out: list[str] = []
+    for i, ln in enumerate(part):
+        if (depth < _MAX_ELSE_NESTING and ln.startswith("if ") and ln.endswith(":") and i + 2 < len(part)
+                and part[i + 1].startswith("    pc = ") and part[i + 2] == "    continue"
+                and int(part[i + 1][9:]) > k):
+            rest = _skip_by_else(part[i + 3:], k, depth + 1)
+            return out + [ln, part[i + 1], "else:"] + ["    " + x for x in rest or ["pass"]]
+        out.append(ln)
+    if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
+        out.pop()
+    return out
 
 
 def _resolve_labels(line: str, labels: dict[int, int]) -> str:

@@ -16,7 +16,7 @@ from itertools import combinations
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import BUILTINS, RuleError, join, multiply
+from .builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from .kinds import T
 from .codegen import PyGen
 from .model import Code, Spec
@@ -93,6 +93,7 @@ class Compiler:
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
+        self.recursive = self._recursive_procedures()
 
     # -- public ----------------------------------------------------------------
     def compile_all(self) -> None:
@@ -320,14 +321,8 @@ class Compiler:
         if op == "*":
             return lambda st, L: multiply(a(st, L), b(st, L))
         if op == "//" or op == "%":
-            fn = _ARITH[op]
-
-            def div(st, L):
-                d = b(st, L)
-                if d == 0:
-                    raise RuleError("division by zero")
-                return fn(a(st, L), d)
-            return div
+            fn = divide if op == "//" else modulo
+            return lambda st, L: fn(a(st, L), b(st, L))
         fn = _ARITH.get(op) or _COMPARE[op]
         # The hottest shapes get a closure without the extra call.
         if cb is not _NOCONST:
@@ -411,6 +406,22 @@ class Compiler:
                     changed = True
         return found
 
+    def _recursive_procedures(self) -> set[str]:
+        """Procedures that can call themselves, directly or through others."""
+        calls = {name: {n.call.func for n in N.walk(pr.do.ast or []) if isinstance(n, N.CallStmt)}
+                 for name, pr in self.spec.procedures.items()}
+        found = set()
+        for name in calls:
+            seen, todo = set(), list(calls[name])
+            while todo:
+                n = todo.pop()
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(calls.get(n, ()))
+            if name in seen:
+                found.add(name)
+        return found
+
     def can_pause(self, st: N.Stmt) -> bool:
         return self._pauses(st, self.pausable)
 
@@ -442,23 +453,5 @@ class Compiler:
                     L[slot] = list(combo)
                     if cond(st, L):
                         found.append(list(combo))
-            return found
-        return find
-
-    @staticmethod
-    def option_finder(entries: list) -> Fn:
-        """The options of a `choose:` block that are open now, with their bound element."""
-        def find(st, L):
-            found = []
-            for entry in entries:
-                slot, coll, cond = entry[0], entry[1], entry[2]
-                if coll is None:
-                    if cond is None or cond(st, L):
-                        found.append((entry, None))
-                else:
-                    for x in list(coll(st, L)):
-                        L[slot] = x
-                        if cond is None or cond(st, L):
-                            found.append((entry, x))
             return found
         return find
