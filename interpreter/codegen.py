@@ -44,7 +44,7 @@ class PyGen:
                                    "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
                                    "_first": _first, "_seat": _seat,
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
-                                   "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key, "Frame": comp.frame_class,
+                                   "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
@@ -556,7 +556,7 @@ class PyGen:
         """A block as one resumable function `fn(st, fr)`.
 
         Statements that may pause (a `choose`, a call of a procedure that
-        chooses) split the block into numbered parts; `fr.pc` says which part
+        chooses) split the block into numbered parts; `fr[1]` (the frame's pc) says which part
         to run next, so the function can return at a decision and be called
         again when the decision is taken. Runs of statements that never pause
         are plain Python inside one part.
@@ -587,10 +587,10 @@ class PyGen:
         for k, blk in enumerate(self._blocks):
             out = [_resolve_labels(ln, target) for ln in blk]
             # Tail call: a call whose return would only end this program replaces this program's frame.
-            if (len(out) >= 10 and out[-10].endswith("# direct call") and out[-7].startswith("fr.pc = ")
+            if (len(out) >= 10 and out[-10].endswith("# direct call") and out[-7].startswith("fr[1] = ")
                     and int(out[-7][8:]) in ends and out[-2:] == [f"pc = {out[-7][8:]}", "continue"]):
                 out[-9:] = ["st.stack[-1] = f_", "st.tick()", f"return {out[-6][3:-1]}"]
-            if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr.pc = ")
+            if (len(out) >= 4 and out[-4].endswith("# call") and out[-2].startswith("fr[1] = ")
                     and int(out[-2][8:]) in ends and out[-1] == "return None"):
                 out[-4] = out[-4].replace("st.stack.append(", "st.stack[-1] = (", 1)
                 del out[-2]
@@ -600,9 +600,9 @@ class PyGen:
             entry[4] = target[lab]
         if len(resolved) == 1:
             body = "".join(f"    {ln}\n" for ln in resolved[0])
-            src = f"def {fname}(st, fr):\n    L = fr.L\n{body}"
+            src = f"def {fname}(st, fr):\n    L = fr[2]\n{body}"
         else:
-            src = f"def {fname}(st, fr):\n    L = fr.L\n    pc = fr.pc\n    while True:\n"
+            src = f"def {fname}(st, fr):\n    L = fr[2]\n    pc = fr[1]\n    while True:\n"
             for k, blk in enumerate(resolved):
                 if k and _pure_jump(self._blocks[k]):
                     continue  # never entered: jumps to it were threaded
@@ -700,14 +700,14 @@ class PyGen:
     def _pause(self, call: str) -> None:
         """Save where to resume, then hand control back to the engine."""
         resume = self._label()
-        self._blocks[-1].extend([f"fr.pc = \u00a7{resume}\u00a7", f"return {call}"])
+        self._blocks[-1].extend([f"fr[1] = \u00a7{resume}\u00a7", f"return {call}"])
         self._place(resume)
 
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
         args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
         pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        frame = f"Frame({self.k(prog)}, 0, [{', '.join(args)}]{pad})"
+        frame = f"[{self.k(prog)}, 0, [{', '.join(args)}]{pad}]"
         if s.call.func in self.comp.recursive:  # through the engine's loop: Python's stack stays flat
             self._blocks[-1].extend([f"st.stack.append({frame})  # call", "st.tick()"])
             self._pause("None")
@@ -715,7 +715,7 @@ class PyGen:
         # Called at once; back to the engine only if it pauses, or left something to run on the stack.
         resume = self._label()
         self._blocks[-1].extend([f"f_ = {frame}  # direct call", "st.stack.append(f_)", "st.tick()",
-                                 f"fr.pc = \u00a7{resume}\u00a7", f"if {self.k(prog)}.fn(st, f_):", "    return True",
+                                 f"fr[1] = \u00a7{resume}\u00a7", f"if {self.k(prog)}.fn(st, f_):", "    return True",
                                  "if st.stack[-1] is not fr:", "    return None"])
         self._place(resume)
 
@@ -780,11 +780,11 @@ class PyGen:
         turn's actions (and comes back there after each one), `end_at` ends the
         turn and begins the next one, unless the game or the phase ends.
         """
-        lines = ["pc = fr.pc"]
+        lines = ["pc = fr[1]"]
         for cy in cycles:
             lines.append(f"if {int(cy.start)} <= pc <= {int(cy.end_at)}:")
             lines += ["    " + ln for ln in self._cycle(cy, budget)]
-        lines += [f"op = {self.k(ops)}[pc]", "fr.pc = pc + 1", "return op(st, fr)"]
+        lines += [f"op = {self.k(ops)}[pc]", "fr[1] = pc + 1", "return op(st, fr)"]
         name = self.fresh("FLOW_")
         return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
 
@@ -792,7 +792,7 @@ class PyGen:
         loop, end_at, start = int(cy.loop), int(cy.end_at), int(cy.start)
         out = [f"L = {self.k(cy.scratch)}", "while True:", f"    if pc == {loop}:", "        if st.turn_over:"]
         if cy.turn_end is not None:  # the turn's end effects run in their own frame, then `end_at`
-            out += [f"            fr.pc = {end_at}", f"            st.stack.append({self._new_frame(cy.turn_end)})",
+            out += [f"            fr[1] = {end_at}", f"            st.stack.append({self._new_frame(cy.turn_end)})",
                     "            return None"]
         else:
             out += [f"            pc = {end_at}"]
@@ -803,7 +803,7 @@ class PyGen:
             out += [f"        if {self._cond(cy.end_when)}:", "            return st.finish()"]
         out += ["        st.cur = (st.cur + 1) % st.n"]
         if cy.until is not None:
-            out += [f"        if {self._cond(cy.until)}:", f"            fr.pc = {int(cy.done)}", "            return None"]
+            out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
         out += [f"    if pc == {start}:", "        st.turn += 1", f"        if st.steps >= {int(budget)}:",
@@ -813,13 +813,13 @@ class PyGen:
                 "        if st.log is not None:", "            st.event('turn', turn=st.turn, player=st.cur)",
                 f"        pc = {loop}"]
         if cy.turn_start is not None:  # run the start effects at once; back to the engine if they pause or call
-            out += [f"        fr.pc = {loop}", f"        f = {self._new_frame(cy.turn_start)}", "        st.stack.append(f)",
+            out += [f"        fr[1] = {loop}", f"        f = {self._new_frame(cy.turn_start)}", "        st.stack.append(f)",
                     f"        if {self.k(cy.turn_start.fn)}(st, f):", "            return True",
                     "        if st.stack[-1] is not fr:", "            return None"]
         return out
 
     def _new_frame(self, prog) -> str:
-        return f"Frame({self.k(prog)}, 0, [None] * {int(prog.n_locals)})"
+        return f"[{self.k(prog)}, 0, [None] * {int(prog.n_locals)}]"
 
     def _cond(self, code) -> str:
         self.codes.append(code)
@@ -858,7 +858,7 @@ class PyGen:
         # The pause (State.ask, inline): one step of the budget, then the decision is pending.
         out += [f"if st.steps >= {int(budget)}:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
                 "st.quiet = 0", "st.pkind = 0", "st.pplayer = st.cur", "st.popts = found",
-                f"st.pmeta = {self.k(cy.actions)}", f"fr.pc = {int(cy.loop)}", "return True"]
+                f"st.pmeta = {self.k(cy.actions)}", f"fr[1] = {int(cy.loop)}", "return True"]
         return out
 
     # -- output -----------------------------------------------------------------------------

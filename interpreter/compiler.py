@@ -31,9 +31,12 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 
 
 class Program:
-    """A compiled block: `fn(state, frame)` runs it from `frame.pc` until it
+    """A compiled block: `fn(state, frame)` runs it from the frame's pc until it
     pauses for a decision (returns True), calls another program, or ends
-    (pops its frame). `n_locals` is the size of its frames' local list."""
+    (pops its frame). `n_locals` is the size of its frames' local list.
+
+    A frame of the call stack is a plain list `[program, pc, locals]`: the
+    cheapest object Python can make, and frames are made at every call."""
     __slots__ = ("name", "fn", "n_locals", "code")
 
     def __init__(self, name: str, code: Code | None = None):
@@ -44,16 +47,6 @@ class Program:
 
     def __repr__(self) -> str:
         return f"<Program {self.name}: {len(self.ops)} ops>"
-
-
-class Frame:
-    __slots__ = ("prog", "pc", "L")
-
-    def __init__(self, prog: Program, pc: int, L: list):
-        self.prog, self.pc, self.L = prog, pc, L
-
-    def copy(self) -> "Frame":
-        return Frame(self.prog, self.pc, self.L[:])
 
 
 # Kinds of pending decision
@@ -72,8 +65,6 @@ def _ret(st, fr) -> None:
 
 
 class Compiler:
-    frame_class = Frame
-
     def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
         self.spec = spec
         self.options = options

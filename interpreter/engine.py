@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from .builtins import RuleError
 from .codegen import EndGame, EndTurn
-from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Frame, Program
+from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from .kinds import T
 from .model import Spec
 
@@ -179,7 +179,7 @@ class Game:
             name = ph.name if ph else None
 
             def init(st, fr, k=k):
-                fr.L[k] = 0
+                fr[2][k] = 0
             ops.append(init)
             head = len(ops)
             ops.append(None)  # exit test, patched below
@@ -187,7 +187,7 @@ class Game:
                 def begin_phase(st, fr, k=k, name=name):
                     st.phase = name
                     if st.log is not None:
-                        st.event("phase", phase=name, round=fr.L[k] + 1)
+                        st.event("phase", phase=name, round=fr[2][k] + 1)
                 ops.append(begin_phase)
                 ops.append(_call(start))
             # The turn cycle (begin a turn, offer actions, end the turn) is generated code in `flow`.
@@ -198,14 +198,14 @@ class Game:
                 ops.append(_call(endp))
 
             def next_round(st, fr, k=k, head=head):
-                fr.L[k] += 1
-                fr.pc = head
+                fr[2][k] += 1
+                fr[1] = head
             ops.append(next_round)
             exit_ = len(ops)
 
             def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
-                if fr.L[k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
-                    fr.pc = exit_
+                if fr[2][k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
+                    fr[1] = exit_
             ops[head] = exit_test
             turn = ph.turn if ph else spec.turn
             cy.done = done
@@ -279,7 +279,7 @@ def _call(prog: Program) -> Callable:
         return _noop
 
     def call(st, fr):
-        st.stack.append(Frame(prog, 0, [None] * prog.n_locals))
+        st.stack.append([prog, 0, [None] * prog.n_locals])
     return call
 
 
@@ -359,7 +359,7 @@ class State:
         self.pvars = [[v] * n for v in g.pvar_start]
         self.tvars = g.tvar_start[:]
         self.cur = 0
-        self.stack = [Frame(g.main, 0, [None] * g.main.n_locals)]
+        self.stack = [[g.main, 0, [None] * g.main.n_locals]]  # frames: [program, pc, locals]
         self.pkind = -1
         self.pplayer = -1
         self.popts: list | None = None
@@ -418,8 +418,8 @@ class State:
             for entry, x in opts:
                 slot, _coll, _cond, label, _start = entry
                 if slot >= 0:
-                    fr.L[slot] = x
-                out.append(label(self, fr.L))
+                    fr[2][slot] = x
+                out.append(label(self, fr[2]))
             return out
         slot, _prompt, ty = meta
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
@@ -437,7 +437,7 @@ class State:
         if self.pkind == ACTION:
             return "your action"
         prompt = self.pmeta[1]
-        return prompt(self, self.stack[-1].L) if prompt else "choose"
+        return prompt(self, self.stack[-1][2]) if prompt else "choose"
 
     def apply(self, i: int) -> None:
         """Take option `i` of the pending decision and run to the next one."""
@@ -456,19 +456,19 @@ class State:
         if kind == ACTION:
             if type(o) is int:
                 prog = self.pmeta[o][4]
-                self.stack.append(Frame(prog, 0, [None] * prog.n_locals))
+                self.stack.append([prog, 0, [None] * prog.n_locals])
             else:
                 ai, params = o
                 prog = self.pmeta[ai][4]
-                self.stack.append(Frame(prog, 0, [*params] + [None] * (prog.n_locals - len(params))))
+                self.stack.append([prog, 0, [*params] + [None] * (prog.n_locals - len(params))])
         elif kind == OPTION:
             fr = self.stack[-1]
             entry, x = o
             if entry[0] >= 0:
-                fr.L[entry[0]] = x
-            fr.pc = entry[4]
+                fr[2][entry[0]] = x
+            fr[1] = entry[4]
         else:
-            self.stack[-1].L[self.pmeta[0]] = o
+            self.stack[-1][2][self.pmeta[0]] = o
         self.run()
 
     def run(self) -> None:
@@ -478,7 +478,7 @@ class State:
                 try:
                     while True:
                         fr = stack[-1]
-                        if fr.prog.fn(self, fr):
+                        if fr[0].fn(self, fr):
                             if self.check:
                                 self._after()
                             return
@@ -488,13 +488,13 @@ class State:
                     self.finish()
                     return self._after()
         except RuleError as exc:
-            self._stop(Status.ERROR, f"{exc} (in {stack[-1].prog.name})")
+            self._stop(Status.ERROR, f"{exc} (in {stack[-1][0].name})")
         except Stalled as exc:
             self._stop(Status.STALLED, str(exc))
         except RecursionError:
-            self._stop(Status.ERROR, f"procedures call each other too deeply (in {stack[-1].prog.name})")
+            self._stop(Status.ERROR, f"procedures call each other too deeply (in {stack[-1][0].name})")
         except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
-            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1].prog.name}")
+            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1][0].name}")
         self._after()
 
     def _after(self) -> None:
@@ -642,7 +642,7 @@ class State:
                 L = [None] * max(prog.n_locals, 2)
                 L[0], L[1] = c, owner
                 if when is None or when(self, L):
-                    pending.append(Frame(prog, 0, L))
+                    pending.append([prog, 0, L])
         self.stack.extend(reversed(pending))  # the first card's trigger runs first
         if pending:  # triggers that fire each other end at the budget or the call depth
             self.tick()
@@ -662,7 +662,7 @@ class State:
         s.tvars = self.tvars[:]
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
-        s.stack = [f.copy() for f in self.stack]
+        s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
         s.choices = self.choices[:]
         s.winners = self.winners[:]
         s.log = None
@@ -677,7 +677,7 @@ class State:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
                 self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
-                tuple((f.prog.name, f.pc) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
+                tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 
     def view(self, player: int) -> dict:

@@ -47,7 +47,7 @@ def games(draw):
 
 def snapshot(s) -> tuple:
     """The fingerprint, the pending decision, and what it leaves out: locals and flow counters."""
-    return (s.fingerprint(), s.decision(), [(f.prog.name, f.pc, list(f.L)) for f in s.stack], s.phase, s.quiet,
+    return (s.fingerprint(), s.decision(), [(f[0].name, f[1], list(f[2])) for f in s.stack], s.phase, s.quiet,
             s.idle, s.turn_over, s.in_turn, s.steps, s.decisions, s.choices, s.reason)
 
 
