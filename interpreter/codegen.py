@@ -28,6 +28,7 @@ class EndGame(Exception):
 
 
 _COLL_TYPES = (T.CARDS, T.PLAYERS, T.INTS, T.STRS)
+_ASSIGN_OPS = {"=": "=", "+=": "+=", "-=": "-="}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 
@@ -403,8 +404,7 @@ class PyGen:
             return self._assign_keyed(s, val)
         if kind == "local":
             target = self.local(t.ref[1])
-            op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
-            return [f"{target} {op} {val}"]
+            return [f"{target} {_ASSIGN_OPS[s.op]} {val}"]
         scope = {"gvar": "global", "pvar": "player", "tvar": "turn"}[kind]
         vd = self.comp.vardefs[scope][t.ref[1]]
         i = int(vd.index)
@@ -423,8 +423,10 @@ class PyGen:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:
             tests.append(f"{v} > {int(vd.max)}")
-        if tests:  # out of bounds: the fitter cuts (a cap) or raises a rule error
-            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        if not tests:  # no bounds to keep
+            return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
+        # out of bounds: the fitter cuts (a cap) or raises a rule error
+        lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
     def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
@@ -439,8 +441,9 @@ class PyGen:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:
             tests.append(f"{v} > {int(vd.max)}")
-        if tests:
-            lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        if not tests:
+            return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
+        lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
     def s_CallStmt(self, s: N.CallStmt) -> list[str]:
@@ -598,16 +601,25 @@ class PyGen:
             resolved.append(_skip_by_else(out, k))
         for entry, lab in self._patch:
             entry[4] = target[lab]
-        if len(resolved) == 1:
+        # A part runs only when `pc` names it: at the start (0), after a jump or when resumed.
+        entered, todo, back = set(), [0] + [entry[4] for entry, _lab in self._patch], False
+        while todo:
+            k = todo.pop()
+            if k not in entered:
+                entered.add(k)
+                for ln in resolved[k]:
+                    for m in _JUMP.findall(ln):
+                        todo.append(int(m))
+                        back = back or int(m) == 0
+        if entered == {0} and not back:  # straight-line code: no dispatch loop
             body = "".join(f"    {ln}\n" for ln in resolved[0])
             src = f"def {fname}(st, fr):\n    L = fr[2]\n{body}"
         else:
             src = f"def {fname}(st, fr):\n    L = fr[2]\n    pc = fr[1]\n    while True:\n"
             for k, blk in enumerate(resolved):
-                if k and _pure_jump(self._blocks[k]):
-                    continue  # never entered: jumps to it were threaded
-                src += f"        if pc == {k}:\n"
-                src += "".join(f"            {ln}\n" for ln in blk)
+                if k in entered:
+                    src += f"        if pc == {k}:\n"
+                    src += "".join(f"            {ln}\n" for ln in blk)
         return self.define(fname, src, code)
 
     def _label(self) -> int:
@@ -706,8 +718,10 @@ class PyGen:
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
         args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
-        pad = f" + [None] * ({self.k(prog)}.n_locals - {len(args)})"
-        frame = f"[{self.k(prog)}, 0, [{', '.join(args)}]{pad}]"
+        locs = f"[None] * {self.k(prog)}.n_locals"
+        if args:
+            locs = f"[{', '.join(args)}] + [None] * ({self.k(prog)}.n_locals - {len(args)})"
+        frame = f"[{self.k(prog)}, 0, {locs}]"
         if s.call.func in self.comp.recursive:  # through the engine's loop: Python's stack stays flat
             self._blocks[-1].extend([f"st.stack.append({frame})  # call", "st.tick()"])
             self._pause("None")
@@ -791,11 +805,9 @@ class PyGen:
     def _cycle(self, cy, budget: int) -> list[str]:
         loop, end_at, start = int(cy.loop), int(cy.end_at), int(cy.start)
         out = [f"L = {self.k(cy.scratch)}", "while True:", f"    if pc == {loop}:", "        if st.turn_over:"]
-        if cy.turn_end is not None:  # the turn's end effects run in their own frame, then `end_at`
-            out += [f"            fr[1] = {end_at}", f"            st.stack.append({self._new_frame(cy.turn_end)})",
-                    "            return None"]
-        else:
-            out += [f"            pc = {end_at}"]
+        out += [f"            pc = {end_at}"]
+        if cy.turn_end is not None:  # the turn's end effects, then `end_at`
+            out += ["            " + ln for ln in self._run_now(cy.turn_end, end_at)]
         out += ["        else:"]
         out += ["            " + ln for ln in self._decide(cy, budget)]
         out += [f"    if pc == {end_at}:", "        st.in_turn = False"]
@@ -812,14 +824,15 @@ class PyGen:
                 f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",
                 "        if st.log is not None:", "            st.event('turn', turn=st.turn, player=st.cur)",
                 f"        pc = {loop}"]
-        if cy.turn_start is not None:  # run the start effects at once; back to the engine if they pause or call
-            out += [f"        fr[1] = {loop}", f"        f = {self._new_frame(cy.turn_start)}", "        st.stack.append(f)",
-                    f"        if {self.k(cy.turn_start.fn)}(st, f):", "            return True",
-                    "        if st.stack[-1] is not fr:", "            return None"]
+        if cy.turn_start is not None:
+            out += ["        " + ln for ln in self._run_now(cy.turn_start, loop)]
         return out
 
-    def _new_frame(self, prog) -> str:
-        return f"[{self.k(prog)}, 0, [None] * {int(prog.n_locals)}]"
+    def _run_now(self, prog, resume: int) -> list[str]:
+        """Run a program at once in its own frame; back to the engine only if it pauses or left a call to run."""
+        return [f"fr[1] = {int(resume)}", f"f = [{self.k(prog)}, 0, [None] * {int(prog.n_locals)}]",
+                "st.stack.append(f)", f"if {self.k(prog.fn)}(st, f):", "    return True",
+                "if st.stack[-1] is not fr:", "    return None"]
 
     def _cond(self, code) -> str:
         self.codes.append(code)
@@ -903,6 +916,7 @@ def _pure_jump(block: list[str]) -> int | None:
     return None
 
 
+_JUMP = re.compile(r"^\s*(?:pc|fr\[1\]) = (\d+)$")  # where a line of a resolved part sends `pc`
 _MAX_ELSE_NESTING = 20  # well inside Python's limits on nested blocks, whatever the part is nested in
 
 
