@@ -871,7 +871,10 @@ class PyGen:
         # The pause (State.ask, inline): one step of the budget, then the decision is pending.
         out += [f"if st.steps >= {int(budget)}:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
                 "st.quiet = 0", "st.pkind = 0", "st.pplayer = st.cur", "st.popts = found",
-                f"st.pmeta = {self.k(cy.actions)}", f"fr[1] = {int(cy.loop)}", "return True"]
+                f"st.pmeta = {self.k(cy.actions)}", f"fr[1] = {int(cy.loop)}", "if st.auto is None:", "    return True",
+                # The seat's agent decides now (State.ask): run the chosen action at once.
+                "st.take(st.auto[st.pplayer].pick(st))", "f = st.stack[-1]", "if f[0].fn(st, f):", "    return True",
+                "if st.stack[-1] is not fr:", "    return None"]
         return out
 
     # -- output -----------------------------------------------------------------------------

@@ -342,7 +342,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig")
+                 "rig", "auto")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -380,6 +380,8 @@ class State:
         self.hook = None
         self.quiet = 0  # turns since the last decision
         self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
+        # Agents per seat that decide inside the run, without returning to the caller at each decision.
+        self.auto: list | None = None
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -446,6 +448,12 @@ class State:
             raise IllegalChoice("the game is over" if self.status is not Status.RUNNING else "nothing to choose")
         if type(i) is not int or not 0 <= i < len(opts):
             raise IllegalChoice(f"option {i!r} does not exist: there are {len(opts)} options (0-{len(opts) - 1})")
+        self.take(i)
+        self.run()
+
+    def take(self, i: int) -> None:
+        """Record option `i` of the pending decision and set up what it does (without running it)."""
+        opts = self.popts
         self.choices.append(i)
         self.decisions += 1
         if self.log is not None:
@@ -469,7 +477,6 @@ class State:
             fr[1] = entry[4]
         else:
             self.stack[-1][2][self.pmeta[0]] = o
-        self.run()
 
     def run(self) -> None:
         stack = self.stack
@@ -539,7 +546,10 @@ class State:
             self.tick()  # raises, with steps at budget + 1 like every other way to run out
         self.quiet = 0
         self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
-        return True
+        if self.auto is None:
+            return True
+        self.take(self.auto[player].pick(self))  # the seat's agent decides here and now
+        return None
 
     def tick(self) -> None:
         self.steps += 1
@@ -666,6 +676,7 @@ class State:
         s.choices = self.choices[:]
         s.winners = self.winners[:]
         s.log = None
+        s.auto = None  # a copy is played by whoever made it
         return s
 
     def save(self) -> dict:
