@@ -230,6 +230,8 @@ class PyGen:
             return f"_top(st, {self.expr(a[0])})"
         if name == "empty":
             return f"(not {self.coll(a[0])})"
+        if name == "sum" and len(a) == 2 and a[0].ty is T.ZONE and a[1].ref[0] == "prop" and a[1].ref[1] in self.comp.summed:
+            return f"st.zsum[{int(self.comp.summed[a[1].ref[1]])}][{self.expr(a[0])}]"  # kept up to date by moves
         if name in ("sum", "highest", "lowest") and len(a) == 2:
             fn = {"sum": "sum", "highest": "max", "lowest": "min"}[name]
             tail = "" if name == "sum" else ", default=0"
@@ -383,6 +385,9 @@ class PyGen:
             return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
                     f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
                     f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                    *(ln for p, j in self.comp.summed.items()
+                      for ln in (f"st.zsum[{int(j)}][{src}] -= {self.k(self.comp.props[p])}[{c}]",
+                                 f"st.zsum[{int(j)}][{d}] += {self.k(self.comp.props[p])}[{c}]")),
                     "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]

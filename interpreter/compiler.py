@@ -64,6 +64,36 @@ def _ret(st, fr) -> None:
     st.stack.pop()
 
 
+def summed_props(spec: Spec, props: dict[str, tuple]) -> tuple[str, ...]:
+    """Number properties some rule sums over a whole zone (`sum(me.held, points)`), in a fixed order.
+
+    The state keeps those sums per zone up to date at every move, so such a
+    sum costs one lookup however many cards the zone holds. The list depends
+    on the spec alone, so every compiler of one spec agrees on it."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
+                                                 "functions", "triggers", "end_when", "winners", "invariants",
+                                                 "examples", "measures", "heuristic")]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, Code):
+            for n in N.walk(x.ast) if x.ast is not None else ():
+                if (isinstance(n, N.Call) and n.ref == ("builtin", "sum") and len(n.args) == 2
+                        and n.args[0].ty is T.ZONE and n.args[1].ref and n.args[1].ref[0] == "prop"):
+                    found.add(n.args[1].ref[1])
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
+    return tuple(sorted(p for p in found if p in props and all(type(v) in (int, bool) for v in props[p])))
+
+
 class Compiler:
     def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
         self.spec = spec
@@ -78,6 +108,7 @@ class Compiler:
             self.card_type.extend([ct.name] * ct.count)
         for p in {k for ct in spec.cards.values() for k in ct.props}:
             self.props[p] = tuple(spec.cards[t].props[p] for t in self.card_type)
+        self.summed = {p: j for j, p in enumerate(summed_props(spec, self.props))}  # prop -> State.zsum row
         self.procs: dict[str, Program] = {n: Program(f"procedure {n}", p.do) for n, p in spec.procedures.items()}
         self.funcs: dict[str, Fn] = {}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}

@@ -49,5 +49,6 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
             s.zones[z] = part
             for c in part:
                 s.where[c] = z
+        s.resum()
     s.rng = random.Random(rng.getrandbits(64))
     return s

@@ -102,6 +102,7 @@ class Game:
         c = Compiler(spec, self.options, self.readings, coverage)
         c.compile_all()
         self.props = c.props
+        self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -342,7 +343,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto")
+                 "rig", "auto", "zsum")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -355,6 +356,8 @@ class State:
         self.where = g.start_zone[:]
         for cid, z in enumerate(self.where):
             self.zones[z].append(cid)
+        self.zsum: list[list[int]] = []
+        self.resum()
         self.gvars = g.gvar_start[:]
         self.pvars = [[v] * n for v in g.pvar_start]
         self.tvars = g.tvar_start[:]
@@ -382,6 +385,10 @@ class State:
         self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
         # Agents per seat that decide inside the run, without returning to the caller at each decision.
         self.auto: list | None = None
+
+    def resum(self) -> None:
+        """Recount the kept per-zone sums (after something rearranged cards without moves)."""
+        self.zsum = [[sum(map(t.__getitem__, z)) for z in self.zones] for t in self.g.sum_tables]
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
@@ -530,6 +537,11 @@ class State:
             seen += len(z)
         if seen != len(self.where):
             self._stop(Status.ERROR, "cards were lost or duplicated")
+            return
+        kept = self.zsum
+        self.resum()
+        if kept != self.zsum:
+            self._stop(Status.ERROR, "the kept zone sums are out of date")
 
     # -- called by compiled ops --------------------------------------------------
     def ask(self, kind: int, player: int, options: list, meta: Any) -> bool:
@@ -602,6 +614,10 @@ class State:
             zl.remove(c)
         self.zones[dst].append(c)
         self.where[c] = dst
+        for j, t in enumerate(self.g.sum_tables):
+            zs = self.zsum[j]
+            zs[src] -= t[c]
+            zs[dst] += t[c]
         if self.log is not None:
             self.log_move([c], src, dst)
         if self.g.triggers:
@@ -620,6 +636,9 @@ class State:
         where = self.where
         for c in cards:
             where[c] = dst
+        for zs in self.zsum:
+            zs[dst] += zs[src]
+            zs[src] = 0
         if self.log is not None:
             self.log_move(cards, src, dst)
         if self.g.triggers:
@@ -667,6 +686,7 @@ class State:
             setattr(s, name, getattr(self, name))
         s.zones = [z[:] for z in self.zones]
         s.where = self.where[:]
+        s.zsum = [z[:] for z in self.zsum]
         s.gvars = self.gvars[:]
         s.pvars = [r[:] for r in self.pvars]
         s.tvars = self.tvars[:]
