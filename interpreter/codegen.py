@@ -771,9 +771,10 @@ class PyGen:
             self._patch.append((entry, start))
             pad = ""
             if opt.var is not None:
-                find.append(f"for x_ in {self.coll(opt.coll)}:")
+                head = self._loop("x_", opt.coll)
+                find += head
                 self.local_names.append({opt.slot: "x_"})
-                pad = "    "
+                pad = "    " * len(head)
             if c is _nc():
                 find.append(f"{pad}if {self.expr(opt.cond)}:")
                 pad += "    "
@@ -839,6 +840,15 @@ class PyGen:
                 "st.stack.append(f)", f"if {self.k(prog.fn)}(st, f):", "    return True",
                 "if st.stack[-1] is not fr:", "    return None"]
 
+    def _loop(self, var: str, coll: N.Expr) -> list[str]:
+        """`for var in coll:` with a filter's condition as an `if` inside (no list is built)."""
+        if not isinstance(coll, N.Filter):
+            return [f"for {var} in {self.coll(coll)}:"]
+        self.local_names.append({coll.slot: var})
+        cond = self.expr(coll.cond)
+        self.local_names.pop()
+        return [f"for {var} in {self.coll(coll.coll)}:", f"    if {cond}:"]
+
     def _cond(self, code) -> str:
         self.codes.append(code)
         try:
@@ -856,11 +866,12 @@ class PyGen:
             for k, p in enumerate(params):  # one loop per parameter; later ones may read earlier ones
                 self.local_names.append(dict(names))
                 self.codes.append(p)
-                body.append(f"{pad}for a{k} in {self.coll(p.ast)}:")
+                head = self._loop(f"a{k}", p.ast)
                 self.codes.pop()
                 self.local_names.pop()
+                body += [pad + ln for ln in head]
                 names[k] = f"a{k}"
-                pad += "    "
+                pad += "    " * len(head)
             if params:
                 body += [f"{pad}found.append(({i}, ({''.join(f'a{k}, ' for k in range(len(params)))})))",
                          f"{pad}if len(found) > {int(cy.max_options)}:", f"{pad}    {self.h(cy.too_many)}()"]

@@ -103,6 +103,7 @@ class Game:
         c.compile_all()
         self.props = c.props
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
+        self._start_sums: dict[int, list[list[int]]] = {}
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -222,6 +223,16 @@ class Game:
         ops.append(lambda st, fr: st.finish())
         main.fn = c.gen.flow(ops, cycles, self.budget)
         return main
+
+    def start_sums(self, n: int) -> list[list[int]]:
+        """The kept per-zone sums (State.zsum) of the starting position with `n` players."""
+        if n not in self._start_sums:
+            zones = [0] * (self.S + self.P * n)
+            self._start_sums[n] = [zones[:] for _ in self.sum_tables]
+            for j, t in enumerate(self.sum_tables):
+                for c, z in enumerate(self.start_zone):
+                    self._start_sums[n][j][z] += t[c]
+        return self._start_sums[n]
 
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
@@ -356,8 +367,7 @@ class State:
         self.where = g.start_zone[:]
         for cid, z in enumerate(self.where):
             self.zones[z].append(cid)
-        self.zsum: list[list[int]] = []
-        self.resum()
+        self.zsum: list[list[int]] = [r[:] for r in g.start_sums(n)]
         self.gvars = g.gvar_start[:]
         self.pvars = [[v] * n for v in g.pvar_start]
         self.tvars = g.tvar_start[:]
