@@ -391,6 +391,16 @@ class PyGen:
                     "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
+        if ty is T.ZONE and not self.comp.spec.triggers:
+            # The engine's move_zone, inline.
+            src, d, cs, c, w = self.fresh("s"), self.fresh("d"), self.fresh("cs"), self.fresh("c"), self.fresh("w")
+            return [f"{src} = {what}", f"{d} = {dest}", f"{cs} = st.zones[{src}]", f"if {cs} and {src} != {d}:",
+                    f"    st.zones[{src}] = []", f"    st.zones[{d}].extend({cs})", f"    {w} = st.where",
+                    f"    for {c} in {cs}:", f"        {w}[{c}] = {d}",
+                    *(ln for j in self.comp.summed.values()
+                      for ln in (f"    st.zsum[{int(j)}][{d}] += st.zsum[{int(j)}][{src}]",
+                                 f"    st.zsum[{int(j)}][{src}] = 0")),
+                    "    if st.log is not None:", f"        st.log_move({cs}, {src}, {d})"]
         if ty is T.ZONE:
             return [f"st.move_zone({what}, {dest})"]
         return [f"st.move_cards(list({what}), {dest})"]
@@ -486,7 +496,10 @@ class PyGen:
     def s_EndTurn(self, s) -> list[str]:
         # In a resumable program the frame can return to the engine; elsewhere (a procedure run as a
         # plain function) the exception unwinds to the engine's loop, which does the same.
-        return ["return st.end_turn()"] if self._resumable else ["raise EndTurn()"]
+        if not self._resumable:
+            return ["raise EndTurn()"]
+        return ["if not st.in_turn:", "    st.end_turn()  # raises: not in a turn", "st.turn_over = True",
+                "del st.stack[1:]", "return None"]
 
     def s_EndGame(self, s) -> list[str]:
         return ["return st.finish()"] if self._resumable else ["raise EndGame()"]
@@ -550,8 +563,15 @@ class PyGen:
         return guard()
 
     def s_ForEach(self, s: N.ForEach) -> list[str]:
-        v = self.local(s.slot)  # the iterations are charged to the step budget up front
-        return [f"for {v} in _each(st, {self.coll(s.coll)}):"] + self.sub(s.body)
+        # The element is a Python local (the loop cannot pause, and it is out of scope after the loop);
+        # the iterations are charged to the step budget up front.
+        v = self.fresh("e")
+        head = f"for {v} in _each(st, {self.coll(s.coll)}):"
+        self.local_names.append({s.slot: v})
+        try:
+            return [head] + self.sub(s.body)
+        finally:
+            self.local_names.pop()
 
     def s_Repeat(self, s: N.Repeat) -> list[str]:
         return [f"for _ in range(st.spend({self.expr(s.count)})):"] + self.sub(s.body)
@@ -889,7 +909,12 @@ class PyGen:
                 "st.quiet = 0", "st.pkind = 0", "st.pplayer = st.cur", "st.popts = found",
                 f"st.pmeta = {self.k(cy.actions)}", f"fr[1] = {int(cy.loop)}", "if st.auto is None:", "    return True",
                 # The seat's agent decides now (State.ask): run the chosen action at once.
-                "st.take(st.auto[st.pplayer].pick(st))", "f = st.stack[-1]", "if f[0].fn(st, f):", "    return True",
+                # State.take, inline for actions: record the choice, then run the action in a new frame.
+                "i = st.auto[st.pplayer].pick(st)", "st.choices.append(i)", "st.decisions += 1",
+                "if st.log is not None:", "    st.log_choice(i)", "st.popts = None", "o = found[i]",
+                f"if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    f = [p, 0, [None] * p.n_locals]",
+                "else:", f"    p = {self.k(cy.programs)}[o[0]]", "    f = [p, 0, [*o[1]] + [None] * (p.n_locals - len(o[1]))]",
+                "st.stack.append(f)", "if p.fn(st, f):", "    return True",
                 "if st.stack[-1] is not fr:", "    return None"]
         return out
 
@@ -1027,7 +1052,7 @@ def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?$|^-?[0-9]+$")
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,
-                  "range": range, "Exception": Exception}
+                  "range": range, "type": type, "int": int, "Exception": Exception}
 
 
 def _nc():

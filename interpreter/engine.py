@@ -216,6 +216,7 @@ class Game:
             cy.whens = [self.spec.actions[n].when for n, _s in turn.actions]
             cy.params = [list(self.spec.actions[n].params.values()) for n, _s in turn.actions]
             cy.actions = tp.actions
+            cy.programs = [prog for *_, prog in tp.actions]
             cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
             cy.tvar_start = self.tvar_start
             cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
@@ -322,6 +323,7 @@ class Cycle:
     whens: list = field(default_factory=list)  # per action: its `when` Code or None
     params: list = field(default_factory=list)  # per action: its parameters' Code
     actions: list = field(default_factory=list)  # the decision's meta (see TurnProgram.actions)
+    programs: list = field(default_factory=list)  # per action: the program it runs
     until: Any = None
     end_when: Any = None
     end_always: bool = False
@@ -474,7 +476,7 @@ class State:
         self.choices.append(i)
         self.decisions += 1
         if self.log is not None:
-            self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(opts))
+            self.log_choice(i)
         kind = self.pkind
         o = opts[i]
         self.popts = None
@@ -494,6 +496,9 @@ class State:
             fr[1] = entry[4]
         else:
             self.stack[-1][2][self.pmeta[0]] = o
+
+    def log_choice(self, i: int) -> None:
+        self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(self.popts))
 
     def run(self) -> None:
         stack = self.stack
