@@ -381,14 +381,11 @@ class PyGen:
         ty = s.what.ty
         if ty is T.CARD and not self.comp.spec.triggers:
             # The engine's move_card, inline (no trigger can fire in this spec).
-            c, d, src, z = self.fresh("c"), self.fresh("d"), self.fresh("s"), self.fresh("z")
-            return [f"{c} = {what}", f"{d} = {dest}", f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
-                    f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
-                    f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
-                    *(ln for p, j in self.comp.summed.items()
-                      for ln in (f"st.zsum[{int(j)}][{src}] -= {self.k(self.comp.props[p])}[{c}]",
-                                 f"st.zsum[{int(j)}][{d}] += {self.k(self.comp.props[p])}[{c}]")),
-                    "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
+            c, d = self.fresh("c"), self.fresh("d")
+            return [f"{c} = {what}", f"{d} = {dest}"] + self._move_card(c, d)
+        if ty is not T.ZONE and not self.comp.spec.triggers:  # move_cards: each card as above
+            c, d = self.fresh("c"), self.fresh("d")
+            return [f"{d} = {dest}", f"for {c} in list({what}):"] + ["    " + ln for ln in self._move_card(c, d)]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE and not self.comp.spec.triggers:
@@ -404,6 +401,17 @@ class PyGen:
         if ty is T.ZONE:
             return [f"st.move_zone({what}, {dest})"]
         return [f"st.move_cards(list({what}), {dest})"]
+
+    def _move_card(self, c: str, d: str) -> list[str]:
+        """State.move_card of card `c` to zone `d` (both Python names), inline."""
+        src, z = self.fresh("s"), self.fresh("z")
+        return [f"{src} = st.where[{c}]", f"{z} = st.zones[{src}]",
+                f"if {z}[-1] == {c}:", f"    {z}.pop()", "else:", f"    {z}.remove({c})",
+                f"st.zones[{d}].append({c})", f"st.where[{c}] = {d}",
+                *(ln for p, j in self.comp.summed.items()
+                  for ln in (f"st.zsum[{int(j)}][{src}] -= {self.k(self.comp.props[p])}[{c}]",
+                             f"st.zsum[{int(j)}][{d}] += {self.k(self.comp.props[p])}[{c}]")),
+                "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
 
     def s_Shuffle(self, s: N.Shuffle) -> list[str]:
         return [f"st.shuffle({self.expr(s.zone)})"]
