@@ -14,7 +14,7 @@ import re
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
+from .builtins import MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
 
@@ -225,7 +225,7 @@ class PyGen:
             return f"{fn}(st{''.join(', ' + x for x in args)})"
         a = e.args
         if name == "count":
-            return f"len({self.coll(a[0])})"
+            return "st.n" if _is_players_count(e) else f"len({self.coll(a[0])})"
         if name == "top":
             return f"_top(st, {self.expr(a[0])})"
         if name == "empty":
@@ -302,10 +302,18 @@ class PyGen:
         if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
             return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
         if op == "*":
+            # A count times a modest constant cannot grow past the limit: a plain product.
+            for a, b in ((e.left, e.right), (e.right, e.left)):
+                c = self.comp.const(a)
+                if type(c) is int and abs(c) * MAX_LIST <= MAX_NUMBER and _is_count(b):
+                    return f"({self.expr(e.left)} * {self.expr(e.right)})"
             return f"_mul({self.expr(e.left)}, {self.expr(e.right)})"
         if op in _CMP or op in _ARITH:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op in ("//", "%"):
+            c = self.comp.const(e.right)
+            if (type(c) is int and c != 0) or _is_players_count(e.right):  # never a division by zero
+                return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
             return f"{'_div' if op == '//' else '_mod'}({self.expr(e.left)}, {self.expr(e.right)})"
         return None
 
@@ -385,7 +393,9 @@ class PyGen:
             return [f"{c} = {what}", f"{d} = {dest}"] + self._move_card(c, d)
         if ty is not T.ZONE and not self.comp.spec.triggers:  # move_cards: each card as above
             c, d = self.fresh("c"), self.fresh("d")
-            return [f"{d} = {dest}", f"for {c} in list({what}):"] + ["    " + ln for ln in self._move_card(c, d)]
+            fresh = isinstance(s.what, N.Filter)  # a new list already: the moves cannot disturb it
+            head = f"for {c} in {what}:" if fresh else f"for {c} in list({what}):"
+            return [f"{d} = {dest}", head] + ["    " + ln for ln in self._move_card(c, d)]
         if ty is T.CARD:
             return [f"st.move_card({what}, {dest})"]
         if ty is T.ZONE and not self.comp.spec.triggers:
@@ -950,6 +960,16 @@ class PyGen:
 
     def source(self) -> str:
         return "\n".join(self.defs)
+
+
+def _is_count(e: N.Expr) -> bool:
+    """`count(...)`: at most MAX_LIST."""
+    return isinstance(e, N.Call) and e.ref == ("builtin", "count")
+
+
+def _is_players_count(e: N.Expr) -> bool:
+    """`count(players)`: at least 1."""
+    return _is_count(e) and isinstance(e.args[0], N.Name) and e.args[0].ref[0] == "players"
 
 
 def _narration_only(s: N.Stmt) -> bool:
