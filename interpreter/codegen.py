@@ -496,20 +496,21 @@ class PyGen:
         pr = self.comp.spec.procedures[name]
         names = {i: self.fresh("p") for i in range(max(pr.do.n_locals, len(args)))}
         lines = [f"{names[i]} = {a}" for i, a in enumerate(args)]
-        # A closure fallback reads every named local (`_L`), so none may be unbound there.
-        lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
         self._inlining.add(name)
         self.local_names.append(names)
         self.codes.append(pr.do)
         try:
-            lines.extend(self.hit("rule", f"procedure {name}", None))
+            body = self.hit("rule", f"procedure {name}", None)
             for st in pr.do.ast or []:
-                lines.extend(self.stmt(st))
+                body.extend(self.stmt(st))
         finally:
             self.codes.pop()
             self.local_names.pop()
             self._inlining.discard(name)
-        return lines or ["pass"]
+        if any("_L(" in ln for ln in body):
+            # A closure fallback reads every named local (`_L`), so none may be unbound there.
+            lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
+        return lines + body or ["pass"]
 
     def s_EndTurn(self, s) -> list[str]:
         # In a resumable program the frame can return to the engine; elsewhere (a procedure run as a
@@ -758,6 +759,13 @@ class PyGen:
         self._blocks[-1].extend([f"fr[1] = \u00a7{resume}\u00a7", f"return {call}"])
         self._place(resume)
 
+    def _ask(self, call: str) -> None:
+        """Pause for a decision; when an agent took it at once (State.auto), go on here without a return."""
+        resume = self._label()
+        self._blocks[-1].extend([f"fr[1] = \u00a7{resume}\u00a7", f"if {call}:", "    return True",
+                                 "if st.stack[-1] is not fr:", "    return None", "pc = fr[1]", "continue"])
+        self._place(resume)
+
     def p_CallStmt(self, s: N.CallStmt) -> None:
         prog = self.comp.procs[s.call.func]
         args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
@@ -786,13 +794,13 @@ class PyGen:
     def p_ChooseValue(self, s: N.ChooseValue) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, s.source.ty))
-        self._pause(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
+        self._ask(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
 
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, T.CARDS))
         finder = self.h(self.comp.subset_finder(s))
-        self._pause(f"st.ask(3, {self._who(s.by)}, {finder}(st, L), {meta})")
+        self._ask(f"st.ask(3, {self._who(s.by)}, {finder}(st, L), {meta})")
 
     def p_ChooseOption(self, s: N.ChooseOption) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
@@ -821,7 +829,7 @@ class PyGen:
             find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.var is not None else 'None'}))")
         meta = self.k((None, prompt, None))
         self._blocks[-1].extend(find)
-        self._pause(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
+        self._ask(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
             self._place(start)
@@ -1002,11 +1010,12 @@ def _skip_by_else(part: list[str], k: int, depth: int = 0) -> list[str]:
     for i, ln in enumerate(part):
         if (depth < _MAX_ELSE_NESTING and ln.startswith("if ") and ln.endswith(":") and i + 2 < len(part)
                 and part[i + 1].startswith("    pc = ") and part[i + 2] == "    continue"
-                and int(part[i + 1][9:]) > k):
+                and part[i + 1][9:].isdigit() and int(part[i + 1][9:]) > k):
             rest = _skip_by_else(part[i + 3:], k, depth + 1)
             return out + [ln, part[i + 1], "else:"] + ["    " + x for x in rest or ["pass"]]
         out.append(ln)
-    if len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and int(out[-2][5:]) > k:
+    if (len(out) >= 2 and out[-1] == "continue" and out[-2].startswith("pc = ") and out[-2][5:].isdigit()
+            and int(out[-2][5:]) > k):
         out.pop()
     return out
 
