@@ -17,6 +17,7 @@ from . import nodes as N
 from .builtins import MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
+from .limits import MAX_CALL_DEPTH
 
 
 class EndTurn(Exception):
@@ -585,10 +586,13 @@ class PyGen:
         # The element is a Python local (the loop cannot pause, and it is out of scope after the loop);
         # the iterations are charged to the step budget up front.
         v = self.fresh("e")
-        head = f"for {v} in _each(st, {self.coll(s.coll)}):"
+        head = [f"for {v} in _each(st, {self.coll(s.coll)}):"]
+        if isinstance(s.coll, N.Name) and s.coll.ref[0] == "players":  # never changes: no copy, `_each` only to raise
+            head = ["if st.steps + st.n > st.g.budget:", "    _each(st, st.seats)  # raises: the budget is spent",
+                    "st.steps += st.n", f"for {v} in st.seats:"]
         self.local_names.append({s.slot: v})
         try:
-            return [head] + self.sub(s.body)
+            return head + self.sub(s.body)
         finally:
             self.local_names.pop()
 
@@ -645,6 +649,7 @@ class PyGen:
             resolved.append(_skip_by_else(out, k))
         for entry, lab in self._patch:
             entry[4] = target[lab]
+        resolved = [_inline_ticks(blk) for blk in resolved]
         # A part runs only when `pc` names it: at the start (0), after a jump or when resumed.
         entered, todo, back = set(), [0] + [entry[4] for entry, _lab in self._patch], False
         while todo:
@@ -1025,6 +1030,19 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
     for i in range(1, len(parts), 2):
         parts[i] = str(labels[int(parts[i])])
     return "".join(parts)
+
+
+def _inline_ticks(part: list[str]) -> list[str]:
+    """`st.tick()` (one step of the budget, and the call depth) inline; it is called only to raise."""
+    out = []
+    for ln in part:
+        if ln.strip() == "st.tick()":
+            pad = ln[:len(ln) - len(ln.lstrip())]
+            out += [f"{pad}if st.steps >= st.g.budget or len(st.stack) > {int(MAX_CALL_DEPTH)}:",
+                    f"{pad}    st.tick()  # raises", f"{pad}st.steps += 1"]
+        else:
+            out.append(ln)
+    return out
 
 
 def _each(st, items) -> list:

@@ -18,10 +18,10 @@ from .builtins import RuleError
 from .codegen import EndGame, EndTurn
 from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from .kinds import T
+from .limits import MAX_CALL_DEPTH
 from .model import Spec
 
 DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
-MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
 MAX_OPTIONS = 10_000  # options of one decision
 
 
