@@ -235,6 +235,8 @@ class PyGen:
             return f"st.zsum[{int(self.comp.summed[a[1].ref[1]])}][{self.expr(a[0])}]"  # kept up to date by moves
         if name in ("sum", "highest", "lowest") and len(a) == 2:
             fn = {"sum": "sum", "highest": "max", "lowest": "min"}[name]
+            if _is_players(a[0]) and a[1].ref[0] == "pvar":  # a player variable's row holds every seat, in order
+                return f"{fn}(st.pvars[{int(a[1].ref[1])}])"
             tail = "" if name == "sum" else ", default=0"
             return f"{fn}(map({self._getter(a[1].ref)}, {self.coll(a[0])}){tail})"
         if name == "sum":
@@ -292,6 +294,9 @@ class PyGen:
 
     def x_Binary(self, e: N.Binary) -> str | None:
         op = e.op
+        some = self._some_player(e)
+        if some is not None:
+            return some
         if op in ("and", "or"):
             # A side fixed by the options and readings drops out (`x or False` is `x`).
             neutral = op == "and"
@@ -317,6 +322,27 @@ class PyGen:
                 return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
             return f"{'_div' if op == '//' else '_mod'}({self.expr(e.left)}, {self.expr(e.right)})"
         return None
+
+    def _some_player(self, e: N.Binary) -> str | None:
+        """`count([p in players where p.v OP x]) > 0` (or `== 0`) as one look at v's row: max, min or `in`."""
+        c = self.comp.const(e.right)
+        if not (isinstance(e.left, N.Call) and e.left.ref == ("builtin", "count") and type(c) is int
+                and (e.op, c) in ((">", 0), (">=", 1), ("!=", 0), ("==", 0))):
+            return None
+        f = e.left.args[0]
+        if not (isinstance(f, N.Filter) and _is_players(f.coll) and isinstance(f.cond, N.Binary)
+                and f.cond.op in (">=", ">", "<=", "<", "==")):
+            return None
+        v, x = f.cond.left, f.cond.right
+        if not (isinstance(v, N.Attr) and v.ref[0] == "pvar" and isinstance(v.obj, N.Name)
+                and v.obj.ref == ("local", f.slot)):
+            return None
+        if any(isinstance(n, N.Name) and n.ref == ("local", f.slot) for n in N.walk(x)):
+            return None  # the bound reads the player too
+        row, bound = f"st.pvars[{int(v.ref[1])}]", self.expr(x)
+        test = {">=": f"max({row}) >= {bound}", ">": f"max({row}) > {bound}", "<=": f"min({row}) <= {bound}",
+                "<": f"min({row}) < {bound}", "==": f"{bound} in {row}"}[f.cond.op]
+        return f"(not ({test}))" if e.op == "==" else f"({test})"
 
     def x_Ternary(self, e: N.Ternary) -> str:
         c = self.comp.const(e.cond)
@@ -973,6 +999,10 @@ class PyGen:
 
     def source(self) -> str:
         return "\n".join(self.defs)
+
+
+def _is_players(e: N.Expr) -> bool:
+    return isinstance(e, N.Name) and e.ref[0] == "players"
 
 
 def _is_count(e: N.Expr) -> bool:
