@@ -695,7 +695,7 @@ class PyGen:
                 if k in entered:
                     src += f"        if pc == {k}:\n"
                     src += "".join(f"            {ln}\n" for ln in blk)
-        return self.define(fname, src, code)
+        return self.define(fname, _alias_state(src), code)
 
     def _label(self) -> int:
         self._n += 1
@@ -883,7 +883,7 @@ class PyGen:
             lines += ["    " + ln for ln in self._cycle(cy, budget)]
         lines += [f"op = {self.k(ops)}[pc]", "fr[1] = pc + 1", "return op(st, fr)"]
         name = self.fresh("FLOW_")
-        return self.define(name, f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines))
+        return self.define(name, _alias_state(f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines)))
 
     def _cycle(self, cy, budget: int) -> list[str]:
         loop, end_at, start = int(cy.loop), int(cy.end_at), int(cy.start)
@@ -1060,6 +1060,21 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
     for i in range(1, len(parts), 2):
         parts[i] = str(labels[int(parts[i])])
     return "".join(parts)
+
+
+# Parts of the state whose list object never changes while a game runs (only their items do): a
+# generated function reads each once, into a local.
+_STATE_LISTS = (("st.zones", "Z_"), ("st.where", "W_"), ("st.gvars", "G_"), ("st.pvars", "P_"), ("st.zsum", "S_"))
+
+
+def _alias_state(src: str) -> str:
+    head, _, body = src.partition("\n")
+    aliases = []
+    for attr, alias in _STATE_LISTS:
+        if body.count(attr) >= 2:
+            body = body.replace(attr, alias)
+            aliases.append(f"    {alias} = {attr}\n")
+    return head + "\n" + "".join(aliases) + body
 
 
 def _inline_ticks(part: list[str]) -> list[str]:

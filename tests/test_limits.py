@@ -264,7 +264,7 @@ def test_generated_code_ticks_the_budget_in_every_while_loop(tmp_path):
     assert loops, "no generated while loop"
     for k in loops:  # a Python while loop: its body starts with a tick (inline: a test that calls it to raise)
         assert "st.tick()" in "\n".join(src[k + 1:k + 3]), "\n".join(src[k:k + 4])
-    tests = [k for k, ln in enumerate(src) if re.match(r"\s*if not \(?st\.gvars\[\d+\] < 20", ln)]
+    tests = [k for k, ln in enumerate(src) if re.match(r"\s*if not \(?(?:st\.gvars|G_)\[\d+\] < 20", ln)]
     assert tests, "no resumable while loop"  # a resumable while loop ticks before it jumps back to its test
     for k in tests:
         body = src[k:k + 40]
