@@ -228,7 +228,11 @@ class PyGen:
         if name == "count":
             return "st.n" if _is_players_count(e) else f"len({self.coll(a[0])})"
         if name == "top":
-            return f"_top(st, {self.expr(a[0])})"
+            z = self.expr(a[0])
+            if isinstance(a[0], N.Name) or isinstance(a[0], N.Attr) and isinstance(a[0].obj, N.Name):
+                # cheap to work out twice: no call when the zone has cards
+                return f"(st.zones[{z}][-1] if st.zones[{z}] else _top(st, {z}))"
+            return f"_top(st, {z})"
         if name == "empty":
             return f"(not {self.coll(a[0])})"
         if name == "sum" and len(a) == 2 and a[0].ty is T.ZONE and a[1].ref[0] == "prop" and a[1].ref[1] in self.comp.summed:
@@ -297,6 +301,10 @@ class PyGen:
         some = self._some_player(e)
         if some is not None:
             return some
+        c = self.comp.const(e.right)
+        if _is_count(e.left) and c == 0 and type(c) is int and op in ("==", ">", "!="):  # empty or not: no len()
+            inner = self.coll(e.left.args[0])
+            return f"(not {inner})" if op == "==" else f"(not not {inner})"
         if op in ("and", "or"):
             # A side fixed by the options and readings drops out (`x or False` is `x`).
             neutral = op == "and"
