@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from . import api
+from . import api, launch
 from .diagnostics import Severity, SourceCache, SpecError, render
 from .engine import SetupError, Status
 
@@ -133,6 +133,8 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
             err.print(f"{path}: {errors} error(s), {warns} warning(s)", markup=False)
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
+            sources = SourceCache()
+            launch.remember(path, list(spec.doc.sources), spec.name, [render(d, sources) for d in diags])
             if merged:
                 out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:

@@ -166,15 +166,9 @@ def save_cache() -> None:
 def _cache_file(grammar: str) -> str:
     import hashlib
     import lark
-    import tempfile
+    from .launch import cache_folder
     digest = hashlib.sha256((grammar + lark.__version__).encode()).hexdigest()[:16]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulewright")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
-        folder = tempfile.gettempdir()
-    return os.path.join(folder, f"grammar-{digest}.lark-cache")
+    return os.path.join(cache_folder(), f"grammar-{digest}.lark-cache")
 
 
 def _pos(meta_or_tok: Any) -> N.Pos:
