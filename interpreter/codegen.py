@@ -17,7 +17,7 @@ from . import nodes as N
 from .builtins import MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
-from .limits import MAX_CALL_DEPTH
+from .limits import MAX_CALL_DEPTH, MAX_OPTIONS
 
 
 class EndTurn(Exception):
@@ -868,7 +868,22 @@ class PyGen:
             find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.var is not None else 'None'}))")
         meta = self.k((None, prompt, None))
         self._blocks[-1].extend(find)
-        self._ask(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
+        if self.comp.spec.end_check == "always" and self.comp.spec.end_when is not None:
+            self._ask(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
+        else:
+            # State.ask and State.take inline when the seat's agent decides at once: its option's part runs next.
+            resume = self._label()
+            self._blocks[-1].extend([
+                f"w_ = {self._who(s.by)}", f"fr[1] = \u00a7{resume}\u00a7",
+                f"if st.auto is None or not o_ or len(o_) > {int(MAX_OPTIONS)}:",
+                f"    if st.ask(2, w_, o_, {meta}):", "        return True",
+                "    if st.stack[-1] is not fr:", "        return None", "    pc = fr[1]", "    continue",
+                "if st.steps >= st.g.budget:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
+                "st.quiet = 0", "st.pkind = 2", "st.pplayer = w_", "st.popts = o_", f"st.pmeta = {meta}",
+                "i = st.auto[w_].pick(st)", "st.choices.append(i)", "st.decisions += 1", "if st.log is not None:",
+                "    st.log_choice(i)", "st.popts = None", "e_, x_ = o_[i]", "if e_[0] >= 0:", "    L[e_[0]] = x_",
+                "pc = e_[4]", "continue"])
+            self._place(resume)
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
             self._place(start)

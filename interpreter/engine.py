@@ -18,11 +18,10 @@ from .builtins import RuleError
 from .codegen import EndGame, EndTurn
 from .compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from .kinds import T
-from .limits import MAX_CALL_DEPTH
+from .limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from .model import Spec
 
 DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
-MAX_OPTIONS = 10_000  # options of one decision
 
 
 class Status(StrEnum):

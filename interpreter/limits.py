@@ -20,6 +20,7 @@ MAX_CARDS = 10_000  # cards in the whole game (the schema caps each card type's 
 # Loops inside loops in one rule. Generated Python nests them, and Python refuses more than 20 nested
 # blocks; what is left is room for the program's own loop and for procedures inlined into the loop.
 MAX_LOOP_NESTING = 16
+MAX_OPTIONS = 10_000  # options of one decision
 MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
 
 _LOOPS = (N.ForEach, N.Repeat, N.While)
