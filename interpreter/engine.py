@@ -53,6 +53,15 @@ class Decision:
 
 
 @dataclass(slots=True)
+class Start:
+    """The starting position of a player count: seats, each seat's others, cards per zone, kept zone sums."""
+    seats: list[int]
+    others: list[list[int]]
+    zones: list[list[int]]
+    zsum: list[list[int]]
+
+
+@dataclass(slots=True)
 class TurnProgram:
     start: Program
     end: Program
@@ -102,7 +111,7 @@ class Game:
         c.compile_all()
         self.props = c.props
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
-        self._start_sums: dict[int, list[list[int]]] = {}
+        self._starts: dict[int, Start] = {}
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -224,15 +233,15 @@ class Game:
         main.fn = c.gen.flow(ops, cycles, self.budget)
         return main
 
-    def start_sums(self, n: int) -> list[list[int]]:
-        """The kept per-zone sums (State.zsum) of the starting position with `n` players."""
-        if n not in self._start_sums:
-            zones = [0] * (self.S + self.P * n)
-            self._start_sums[n] = [zones[:] for _ in self.sum_tables]
-            for j, t in enumerate(self.sum_tables):
-                for c, z in enumerate(self.start_zone):
-                    self._start_sums[n][j][z] += t[c]
-        return self._start_sums[n]
+    def start(self, n: int) -> "Start":
+        """What every game with `n` players starts from (built once per player count)."""
+        if n not in self._starts:
+            zones: list[list[int]] = [[] for _ in range(self.S + self.P * n)]
+            for c, z in enumerate(self.start_zone):
+                zones[z].append(c)
+            self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
+                                    _zone_sums(self.sum_tables, zones))
+        return self._starts[n]
 
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
@@ -284,6 +293,11 @@ def _coerce(v: Any, allowed: list) -> Any:
             if str(a).lower() == v.lower():
                 return a
     return v
+
+
+def _zone_sums(tables: list[tuple], zones: list[list[int]]) -> list[list[int]]:
+    """Per kept property (its table of values per card), the sum over each zone's cards."""
+    return [[sum(map(t.__getitem__, z)) for z in zones] for t in tables]
 
 
 def _call(prog: Program) -> Callable:
@@ -361,14 +375,12 @@ class State:
         self.g = g
         self.n = n
         self.seed = seed
-        self.seats = list(range(n))
-        self.others = [[q for q in range(n) if q != p] for p in range(n)]
+        start = g.start(n)
+        self.seats, self.others = start.seats, start.others  # shared by every game with n players: never changed
         self.rng = random.Random(seed)
-        self.zones: list[list[int]] = [[] for _ in range(g.S + g.P * n)]
+        self.zones: list[list[int]] = [z[:] for z in start.zones]
         self.where = g.start_zone[:]
-        for cid, z in enumerate(self.where):
-            self.zones[z].append(cid)
-        self.zsum: list[list[int]] = [r[:] for r in g.start_sums(n)]
+        self.zsum: list[list[int]] = [r[:] for r in start.zsum]
         self.gvars = g.gvar_start[:]
         self.pvars = [[v] * n for v in g.pvar_start]
         self.tvars = g.tvar_start[:]
@@ -399,7 +411,7 @@ class State:
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
-        self.zsum = [[sum(map(t.__getitem__, z)) for z in self.zones] for t in self.g.sum_tables]
+        self.zsum = _zone_sums(self.g.sum_tables, self.zones)
 
     # -- protocol --------------------------------------------------------------
     def decision(self) -> Decision | None:
