@@ -1,7 +1,10 @@
 """Python source generated from the checked syntax tree, for speed.
 
-Owns: turning expressions, and runs of statements that can never pause for
-a decision, into Python functions. Only the compiler's own text goes into
+Owns: turning expressions, procedures and whole programs (resumable state
+machines: a decision can stand anywhere) into Python functions, and the
+game's flow: each phase's turn cycle with its action decision, where agents
+that decide inside the run (State.auto) take their choice at once. Only the
+compiler's own text goes into
 the generated source: slots become `L[3]`, variables `st.gvars[0]`, and
 every literal from the spec (texts, card-property tables, option values)
 is passed in a constants table `K` and referred to by index, so no spec

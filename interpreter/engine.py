@@ -65,7 +65,7 @@ class Start:
 class TurnProgram:
     start: Program
     end: Program
-    actions: list[tuple[str, str, Callable | None, list, Program]]  # name, label, when, params, program
+    actions: list[tuple[str, str, Callable | None, list, Program]]  # name, label, when, parameter names, program
 
 
 @dataclass(slots=True)
@@ -155,9 +155,8 @@ class Game:
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
                     prog = c.program(f"action {name}", a.do)
-                params = [c.coll(p.ast) for p in a.params.values()]  # a zone: its cards
-                when = c.condition(a.when)
-                actions.append((name, a.label, when, params, prog))
+                when = c.condition(a.when)  # for `why not` (the decision itself is generated code, see Cycle)
+                actions.append((name, a.label, when, list(a.params), prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
         return self._turns[key]
 
