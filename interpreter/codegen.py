@@ -708,6 +708,21 @@ class PyGen:
                     src += "".join(f"            {ln}\n" for ln in blk)
         return self.define(fname, _alias_state(src), code)
 
+    def plain(self, name: str, stmts: list, code: Any = None) -> Callable:
+        """A block that can never pause as a plain function `fn(st, L)`: no frame, no resume point.
+
+        `end turn` and `end game` return at once, as in a resumable program."""
+        self.codes.append(code)
+        self._resumable = True
+        try:
+            body = self.hit("rule", name, None) + [ln for s in stmts for ln in self.stmt(s)]
+        finally:
+            self._resumable = False
+            self.codes.pop()
+        fname = self.fresh("A_")
+        src = f"def {fname}(st, L):\n" + "".join(f"    {ln}\n" for ln in _inline_ticks(body) or ["pass"])
+        return self.define(fname, _alias_state(src), code)
+
     def _label(self) -> int:
         self._n += 1
         return self._n
@@ -938,10 +953,19 @@ class PyGen:
         return out
 
     def _run_now(self, prog, resume: int) -> list[str]:
-        """Run a program at once in its own frame; back to the engine only if it pauses or left a call to run."""
-        return [f"fr[1] = {int(resume)}", f"f = [{self.k(prog)}, 0, [None] * {int(prog.n_locals)}]",
-                "st.stack.append(f)", f"if {self.k(prog.fn)}(st, f):", "    return True",
-                "if st.stack[-1] is not fr:", "    return None"]
+        """Run a program at once; back to the engine only if it pauses or left a call to run."""
+        return [f"fr[1] = {int(resume)}", f"p = {self.k(prog)}", f"a = [None] * {int(prog.n_locals)}",
+                *self._call_now("p", "a", f"pc = {int(resume)}")]
+
+    @staticmethod
+    def _call_now(p: str, a: str, after: str) -> list[str]:
+        """Run program `p` with locals `a` from the flow: without a frame when it can never pause."""
+        return [f"if {p}.plain is not None:",
+                "    try:", f"        if {p}.plain(st, {a}):", "            return True",
+                "    except Exception:",  # the engine names the rule that failed: it must be on the stack
+                f"        st.stack.append([{p}, 0, {a}])", "        raise", f"    {after}",
+                "else:", f"    f = [{p}, 0, {a}]", "    st.stack.append(f)", f"    if {p}.fn(st, f):",
+                "        return True", "    if st.stack[-1] is not fr:", "        return None"]
 
     def _loop(self, var: str, coll: N.Expr) -> list[str]:
         """`for var in coll:` with a filter's condition as an `if` inside (no list is built)."""
@@ -995,10 +1019,9 @@ class PyGen:
                 # State.take, inline for actions: record the choice, then run the action in a new frame.
                 "i = st.auto[st.pplayer].pick(st)", "st.choices.append(i)", "st.decisions += 1",
                 "if st.log is not None:", "    st.log_choice(i)", "st.popts = None", "o = found[i]",
-                f"if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    f = [p, 0, [None] * p.n_locals]",
-                "else:", f"    p = {self.k(cy.programs)}[o[0]]", "    f = [p, 0, [*o[1]] + [None] * (p.n_locals - len(o[1]))]",
-                "st.stack.append(f)", "if p.fn(st, f):", "    return True",
-                "if st.stack[-1] is not fr:", "    return None"]
+                f"if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    a = [None] * p.n_locals",
+                "else:", f"    p = {self.k(cy.programs)}[o[0]]", "    a = [*o[1]] + [None] * (p.n_locals - len(o[1]))",
+                *self._call_now("p", "a", "continue")]
         return out
 
     # -- output -----------------------------------------------------------------------------

@@ -37,13 +37,14 @@ class Program:
 
     A frame of the call stack is a plain list `[program, pc, locals]`: the
     cheapest object Python can make, and frames are made at every call."""
-    __slots__ = ("name", "fn", "n_locals", "code")
+    __slots__ = ("name", "fn", "n_locals", "code", "plain")
 
     def __init__(self, name: str, code: Code | None = None):
         self.name = name
         self.fn: Callable = _ret
         self.n_locals = 0
         self.code = code
+        self.plain: Callable | None = None  # `plain(st, locals)`, no frame: a program that can never pause
 
     def __repr__(self) -> str:
         return f"<Program {self.name}: {len(self.ops)} ops>"
@@ -136,6 +137,8 @@ class Compiler:
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
         prog.fn = self.gen.program(prog.name, code.ast or [], code)
+        if not self.coverage and not any(self.can_pause(s) for s in code.ast or []):
+            prog.plain = self.gen.plain(prog.name, code.ast or [], code)
 
     def condition(self, code: Code | None) -> Fn | None:
         if code is None or code.ast is None:

@@ -150,3 +150,18 @@ def test_only_procedures_that_can_call_themselves_go_through_the_engine_loop(tmp
     game = load_game(path)
     comp = Compiler(game.spec, game.options, game.readings)
     assert comp.recursive == {"again"}
+
+
+def test_an_action_that_cannot_pause_runs_without_a_frame_and_its_errors_still_name_it(tmp_path):
+    text = edit(minimal_text(), "      me.score += total_of(me)\n", "      me.score += total_of(me)\n"
+                "      move top(discard) to deck\n")
+    game = load_game(write(tmp_path, text))
+    stop = next(prog for name, *_, prog in game._turns[id(game.spec.turn)].actions if name == "stop")
+    assert stop.plain is not None
+    for seed in range(20):  # some game stops while the discard pile is still empty
+        st = play(game, 2, seed)
+        if st.status is Status.ERROR:
+            assert "top of discard: the zone is empty" in st.reason and "(in action stop)" in st.reason
+            break
+    else:
+        pytest.fail("no game stopped with an empty discard pile")
