@@ -13,6 +13,7 @@ from . import checker, loader, model, schema
 from .diagnostics import Diagnostic, Severity, Span, SpecError
 from .engine import DEFAULT_BUDGET, Game, Result, SetupError, State, Status
 from .model import Spec
+from .runner import play
 
 __all__ = ["load_spec", "load_game", "play_random", "Game", "State", "Result", "Status", "SpecError",
            "SetupError", "Diagnostic"]
@@ -95,5 +96,4 @@ def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[s
 
 def play_random(game: Game, players: int, seed: int, log: bool = False, check: bool = False) -> Result:
     """One game where every seat picks uniformly among its legal options."""
-    from .runner import play
     return play(game, players, seed, log=log, check=check).result()
