@@ -12,6 +12,7 @@ standard library may be imported at the top of this module.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -19,6 +20,7 @@ import tempfile
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _VERSION = 1  # bump when the format of a verdict changes
+_LIBRARIES = ("yaml", "jsonschema", "referencing", "lark")  # what the check runs on besides Rulewright
 
 
 def cache_folder() -> str:
@@ -33,8 +35,12 @@ def cache_folder() -> str:
 
 
 def _interpreter() -> str:
-    """Changes whenever the checker could answer differently: its sources, grammar, schema, Python."""
+    """Changes whenever the checker could answer differently: its sources, grammar, schema, libraries, Python."""
     h = hashlib.sha256(f"{_VERSION} {sys.version}".encode())
+    for lib in _LIBRARIES:  # an upgraded library may word a message differently (found, not imported)
+        spec = importlib.util.find_spec(lib)
+        st = os.stat(spec.origin) if spec is not None and spec.origin else None
+        h.update(f"{lib} {st and st.st_size} {st and st.st_mtime_ns}\n".encode())
     for sub in ("interpreter", "grammar", "schema"):
         folder = os.path.join(_ROOT, sub)
         for name in sorted(os.listdir(folder)):
