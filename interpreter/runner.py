@@ -49,7 +49,9 @@ def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = No
     """Play one game to its end; returns the final State."""
     seated = [ScriptedAgent(script)] * players if script is not None else make_agents(agents or {}, players, seed)
     st = game.new_game(players, seed, log=log, check_invariants=check)
-    if not check:  # the agents decide inside the run (invariants are checked at every decision otherwise)
+    if not check and script is None:
+        # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
+        # nor for a script (recorded choices are input: apply() checks each of them).
         st.auto = seated
     while st.status is Status.RUNNING:
         st.apply(seated[st.pplayer].pick(st))

@@ -165,3 +165,13 @@ def test_an_action_that_cannot_pause_runs_without_a_frame_and_its_errors_still_n
             break
     else:
         pytest.fail("no game stopped with an empty discard pile")
+
+
+def test_a_script_of_choices_is_checked_choice_by_choice():
+    # Recorded choices are input: they go through apply(), never through the agents' inline path.
+    from interpreter.engine import IllegalChoice
+    game = load_game("games/stun.yaml")
+    good = play(game, 3, 5)
+    assert play(game, 3, 5, script=good.choices).choices == good.choices
+    with pytest.raises(IllegalChoice):
+        play(game, 3, 5, script=good.choices[:3] + [-1] + good.choices[4:])
