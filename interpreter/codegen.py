@@ -924,7 +924,8 @@ class PyGen:
             lines += ["    " + ln for ln in self._cycle(cy, budget)]
         lines += [f"op = {self.k(ops)}[pc]", "fr[1] = pc + 1", "return op(st, fr)"]
         name = self.fresh("FLOW_")
-        return self.define(name, _alias_state(f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines)))
+        return self.define(name, _alias_state(f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines),
+                                              cur=False))
 
     def _cycle(self, cy, budget: int) -> list[str]:
         loop, end_at, start = int(cy.loop), int(cy.end_at), int(cy.start)
@@ -1112,15 +1113,17 @@ def _resolve_labels(line: str, labels: dict[int, int]) -> str:
 
 
 # Parts of the state whose list object never changes while a game runs (only their items do): a
-# generated function reads each once, into a local.
+# generated function reads each once, into a local, when it reads it at all.
 _STATE_LISTS = (("st.zones", "Z_"), ("st.where", "W_"), ("st.gvars", "G_"), ("st.pvars", "P_"), ("st.zsum", "S_"))
 
 
-def _alias_state(src: str) -> str:
+def _alias_state(src: str, cur: bool = True) -> str:
+    """`src` with the state lists read once at its top; with `cur`, the current player too (only the flow
+    moves the turn on, so inside a program `st.cur` never changes)."""
     head, _, body = src.partition("\n")
     aliases = []
-    for attr, alias in _STATE_LISTS:
-        if body.count(attr) >= 2:
+    for attr, alias in _STATE_LISTS + ((("st.cur", "C_"),) if cur else ()):
+        if attr in body:
             body = body.replace(attr, alias)
             aliases.append(f"    {alias} = {attr}\n")
     return head + "\n" + "".join(aliases) + body
