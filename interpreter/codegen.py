@@ -1020,7 +1020,7 @@ class PyGen:
                 # State.take, inline for actions: record the choice, then run the action in a new frame.
                 "i = st.auto[st.pplayer].pick(st)", "st.choices.append(i)", "st.decisions += 1",
                 "if st.log is not None:", "    st.log_choice(i)", "st.popts = None", "o = found[i]",
-                f"if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    a = [None] * p.n_locals",
+                "if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    a = [None] * p.n_locals",
                 "else:", f"    p = {self.k(cy.programs)}[o[0]]", "    a = [*o[1]] + [None] * (p.n_locals - len(o[1]))",
                 *self._call_now("p", "a", "continue")]
         return out
