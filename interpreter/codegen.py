@@ -17,7 +17,8 @@ import re
 from typing import Any, Callable
 
 from . import nodes as N
-from .builtins import MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers, position_of
+from .builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
+                       numbers, position_of)
 from .diagnostics import Diagnostic, SpecError
 from .kinds import T
 from .limits import MAX_CALL_DEPTH, MAX_OPTIONS
@@ -33,6 +34,7 @@ class EndGame(Exception):
 
 _COLL_TYPES = (T.CARDS, T.PLAYERS, T.INTS, T.STRS)
 _ASSIGN_OPS = {"=": "=", "+=": "+=", "-=": "-="}
+_COLL_HELPERS = {"first": "_first", "last": "_last", "position": "_position", "after": "_after"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"+", "-", "*"}
 
@@ -256,18 +258,12 @@ class PyGen:
             return f"({self.expr(a[1])} in {self.coll(a[0])})"
         if name == "range":
             return f"_range({self.expr(a[0])}, {self.expr(a[1])})"
-        if name == "first" and len(a) == 1:
-            return f"_first({self.coll(a[0])})"
-        if name == "first":
+        if name == "first" and len(a) == 2:
             return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
-        if name == "last":
-            return f"_last({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
+        if name in _COLL_HELPERS:  # helper(list, value...)
+            return f"{_COLL_HELPERS[name]}({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
         if name == "bottom":
             return f"_bottom(st, {self.expr(a[0])})"
-        if name == "position":
-            return f"_position({self.coll(a[0])}, {self.expr(a[1])})"
-        if name == "after":
-            return f"_after({self.coll(a[0])}, {self.expr(a[1])})"
         if name == "seat":
             return f"_seat(st, {self.expr(a[0])})"
         if name in ("max", "min"):
@@ -301,10 +297,10 @@ class PyGen:
 
     def x_Binary(self, e: N.Binary) -> str | None:
         op = e.op
-        some = self._some_player(e)
+        c = self.comp.const(e.right)
+        some = self._some_player(e, c)
         if some is not None:
             return some
-        c = self.comp.const(e.right)
         if _is_count(e.left) and c == 0 and type(c) is int and op in ("==", ">", "!="):  # empty or not: no len()
             inner = self.coll(e.left.args[0])
             return f"(not {inner})" if op == "==" else f"(not not {inner})"
@@ -312,8 +308,8 @@ class PyGen:
             # A side fixed by the options and readings drops out (`x or False` is `x`).
             neutral = op == "and"
             for side, other in ((e.left, e.right), (e.right, e.left)):
-                c = self.comp.const(side)
-                if c is not _nc() and bool(c) is neutral and other.ty is T.BOOL:
+                fixed = self.comp.const(side)
+                if fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
                     return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
@@ -321,22 +317,22 @@ class PyGen:
         if op == "*":
             # A count times a modest constant cannot grow past the limit: a plain product.
             for a, b in ((e.left, e.right), (e.right, e.left)):
-                c = self.comp.const(a)
-                if type(c) is int and abs(c) * MAX_LIST <= MAX_NUMBER and _is_count(b):
+                factor = self.comp.const(a)
+                if type(factor) is int and abs(factor) * MAX_LIST <= MAX_NUMBER and _is_count(b):
                     return f"({self.expr(e.left)} * {self.expr(e.right)})"
             return f"_mul({self.expr(e.left)}, {self.expr(e.right)})"
         if op in _CMP or op in _ARITH:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op in ("//", "%"):
-            c = self.comp.const(e.right)
             if (type(c) is int and c != 0) or _is_players_count(e.right):  # never a division by zero
                 return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
             return f"{'_div' if op == '//' else '_mod'}({self.expr(e.left)}, {self.expr(e.right)})"
         return None
 
-    def _some_player(self, e: N.Binary) -> str | None:
-        """`count([p in players where p.v OP x]) > 0` (or `== 0`) as one look at v's row: max, min or `in`."""
-        c = self.comp.const(e.right)
+    def _some_player(self, e: N.Binary, c: Any) -> str | None:
+        """`count([p in players where p.v OP x]) > 0` (or `== 0`) as one look at v's row: max, min or `in`.
+
+        `c` is the right side's value when the options and readings fix it."""
         if not (isinstance(e.left, N.Call) and e.left.ref == ("builtin", "count") and type(c) is int
                 and (e.op, c) in ((">", 0), (">=", 1), ("!=", 0), ("==", 0))):
             return None
@@ -555,8 +551,7 @@ class PyGen:
         # plain function) the exception unwinds to the engine's loop, which does the same.
         if not self._resumable:
             return ["raise EndTurn()"]
-        return ["if not st.in_turn:", "    st.end_turn()  # raises: not in a turn", "st.turn_over = True",
-                "del st.stack[1:]", "return None"]
+        return ["st.end_turn()", "return None"]
 
     def s_EndGame(self, s) -> list[str]:
         return ["return st.finish()"] if self._resumable else ["raise EndGame()"]
@@ -624,9 +619,8 @@ class PyGen:
         # the iterations are charged to the step budget up front.
         v = self.fresh("e")
         head = [f"for {v} in _each(st, {self.coll(s.coll)}):"]
-        if isinstance(s.coll, N.Name) and s.coll.ref[0] == "players":  # never changes: no copy, `_each` only to raise
-            head = ["if st.steps + st.n > st.g.budget:", "    _each(st, st.seats)  # raises: the budget is spent",
-                    "st.steps += st.n", f"for {v} in st.seats:"]
+        if _is_players(s.coll):  # the seats never change: no copy
+            head = ["st.spend(st.n)", f"for {v} in st.seats:"]
         self.local_names.append({s.slot: v})
         try:
             return head + self.sub(s.body)
@@ -896,11 +890,8 @@ class PyGen:
                 f"if st.auto is None or not o_ or len(o_) > {int(MAX_OPTIONS)}:",
                 f"    if st.ask(2, w_, o_, {meta}):", "        return True",
                 "    if st.stack[-1] is not fr:", "        return None", "    pc = fr[1]", "    continue",
-                "if st.steps >= st.g.budget:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
-                "st.quiet = 0", "st.pkind = 2", "st.pplayer = w_", "st.popts = o_", f"st.pmeta = {meta}",
-                "i = st.auto[w_].pick(st)", "st.choices.append(i)", "st.decisions += 1", "if st.log is not None:",
-                "    st.log_choice(i)", "st.popts = None", "e_, x_ = o_[i]", "if e_[0] >= 0:", "    L[e_[0]] = x_",
-                "pc = e_[4]", "continue"])
+                *_pending(2, "w_", "o_", meta, "st.g.budget"), *_agent_picks("w_"),
+                "e_, x_ = o_[i]", "if e_[0] >= 0:", "    L[e_[0]] = x_", "pc = e_[4]", "continue"])
             self._place(resume)
         self._blocks[-1].extend(self._goto(end))  # never reached: apply() sets the part
         for start, opt in starts:
@@ -943,8 +934,8 @@ class PyGen:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
-        out += [f"    if pc == {start}:", "        st.turn += 1", f"        if st.steps >= {int(budget)}:",
-                "            st.tick()  # raises: the budget is spent", "        st.steps += 1", "        st.quiet += 1",
+        out += [f"    if pc == {start}:", "        st.turn += 1", *("        " + ln for ln in _tick(str(int(budget)))),
+                "        st.quiet += 1",
                 f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
                 f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",
                 "        if st.log is not None:", "            st.event('turn', turn=st.turn, player=st.cur)",
@@ -1013,13 +1004,10 @@ class PyGen:
         if cy.end_always and cy.end_when is not None:
             out += [f"if {self._cond(cy.end_when)}:", "    return st.finish()"]
         # The pause (State.ask, inline): one step of the budget, then the decision is pending.
-        out += [f"if st.steps >= {int(budget)}:", "    st.tick()  # raises: the budget is spent", "st.steps += 1",
-                "st.quiet = 0", "st.pkind = 0", "st.pplayer = st.cur", "st.popts = found",
-                f"st.pmeta = {self.k(cy.actions)}", f"fr[1] = {int(cy.loop)}", "if st.auto is None:", "    return True",
-                # The seat's agent decides now (State.ask): run the chosen action at once.
-                # State.take, inline for actions: record the choice, then run the action in a new frame.
-                "i = st.auto[st.pplayer].pick(st)", "st.choices.append(i)", "st.decisions += 1",
-                "if st.log is not None:", "    st.log_choice(i)", "st.popts = None", "o = found[i]",
+        out += [*_pending(0, "st.cur", "found", self.k(cy.actions), str(int(budget))), f"fr[1] = {int(cy.loop)}",
+                "if st.auto is None:", "    return True",
+                # The seat's agent decides now; the chosen action runs at once (State.take for actions).
+                *_agent_picks("st.cur"), "o = found[i]",
                 "if type(o) is int:", f"    p = {self.k(cy.programs)}[o]", "    a = [None] * p.n_locals",
                 "else:", f"    p = {self.k(cy.programs)}[o[0]]", "    a = [*o[1]] + [None] * (p.n_locals - len(o[1]))",
                 *self._call_now("p", "a", "continue")]
@@ -1129,26 +1117,40 @@ def _alias_state(src: str, cur: bool = True) -> str:
     return head + "\n" + "".join(aliases) + body
 
 
+def _tick(budget: str = "st.g.budget", depth: bool = False) -> list[str]:
+    """State.tick inline (one step of the budget; with `depth`, the call depth too): it is called only to raise."""
+    test = f"st.steps >= {budget}" + (f" or len(st.stack) > {int(MAX_CALL_DEPTH)}" if depth else "")
+    return [f"if {test}:", "    st.tick()  # raises", "st.steps += 1"]
+
+
 def _inline_ticks(part: list[str]) -> list[str]:
-    """`st.tick()` (one step of the budget, and the call depth) inline; it is called only to raise."""
+    """Every `st.tick()` line of a part inline."""
     out = []
     for ln in part:
         if ln.strip() == "st.tick()":
             pad = ln[:len(ln) - len(ln.lstrip())]
-            out += [f"{pad}if st.steps >= st.g.budget or len(st.stack) > {int(MAX_CALL_DEPTH)}:",
-                    f"{pad}    st.tick()  # raises", f"{pad}st.steps += 1"]
+            out += [pad + t for t in _tick(depth=True)]
         else:
             out.append(ln)
     return out
 
 
+def _pending(kind: int, who: str, opts: str, meta: str, budget: str) -> list[str]:
+    """State.ask, inline: one step of the budget, then the decision is pending."""
+    return [*_tick(budget), "st.quiet = 0", f"st.pkind = {int(kind)}", f"st.pplayer = {who}", f"st.popts = {opts}",
+            f"st.pmeta = {meta}"]
+
+
+def _agent_picks(who: str) -> list[str]:
+    """The start of State.take, inline, for an agent that decides at once (State.auto): it picks `i`."""
+    return [f"i = st.auto[{who}].pick(st)", "st.choices.append(i)", "st.decisions += 1",
+            "if st.log is not None:", "    st.log_choice(i)", "st.popts = None"]
+
+
 def _each(st, items) -> list:
     """A `for each` list, its iterations charged to the step budget."""
     items = list(items)
-    st.steps += len(items)
-    if st.steps > st.g.budget:
-        st.steps = st.g.budget
-        st.tick()  # raises: the budget is spent
+    st.spend(len(items))
     return items
 
 
