@@ -19,7 +19,7 @@ from . import nodes as N
 from .builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from .kinds import T
 from .codegen import PyGen
-from .model import Code, Spec
+from .model import Code, Spec, codes
 
 Fn = Callable[[Any, list], Any]
 _NOCONST = object()
@@ -71,27 +71,9 @@ def summed_props(spec: Spec, props: dict[str, tuple]) -> tuple[str, ...]:
     The state keeps those sums per zone up to date at every move, so such a
     sum costs one lookup however many cards the zone holds. The list depends
     on the spec alone, so every compiler of one spec agrees on it."""
-    found: set[str] = set()
-    seen: set[int] = set()
-    todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
-                                                 "functions", "triggers", "end_when", "winners", "invariants",
-                                                 "examples", "measures", "heuristic")]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
-            continue
-        seen.add(id(x))
-        if isinstance(x, Code):
-            for n in N.walk(x.ast) if x.ast is not None else ():
-                if (isinstance(n, N.Call) and n.ref == ("builtin", "sum") and len(n.args) == 2
-                        and n.args[0].ty is T.ZONE and n.args[1].ref and n.args[1].ref[0] == "prop"):
-                    found.add(n.args[1].ref[1])
-        elif isinstance(x, dict):
-            todo.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            todo.extend(x)
-        elif hasattr(x, "__dataclass_fields__"):
-            todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
+    found = {n.args[1].ref[1] for code in codes(spec) if code.ast is not None for n in N.walk(code.ast)
+             if isinstance(n, N.Call) and n.ref == ("builtin", "sum") and len(n.args) == 2
+             and n.args[0].ty is T.ZONE and n.args[1].ref and n.args[1].ref[0] == "prop"}
     return tuple(sorted(p for p in found if p in props and all(type(v) in (int, bool) for v in props[p])))
 
 

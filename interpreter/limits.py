@@ -14,7 +14,7 @@ from typing import Iterator
 
 from . import nodes as N
 from .diagnostics import Diagnostic
-from .model import Code, Spec
+from .model import Code, Spec, codes
 
 MAX_CARDS = 10_000  # cards in the whole game (the schema caps each card type's count too)
 # Loops inside loops in one rule. Generated Python nests them, and Python refuses more than 20 nested
@@ -43,17 +43,8 @@ def check(spec: Spec) -> Iterator[Diagnostic]:
 
 
 def _codes(spec: Spec) -> Iterator[Code]:
-    blocks = [spec.setup, spec.turn.start, spec.turn.end]
-    for ph in spec.phases:
-        blocks += [ph.start, ph.end, ph.turn.start, ph.turn.end]
-    blocks += [a.do for a in spec.actions.values()]
-    blocks += [p.do for p in spec.procedures.values()]
-    blocks += [t.do for t in spec.triggers.values()]
-    seen: set[int] = set()
-    for code in blocks:
-        if code is not None and isinstance(code.ast, list) and id(code) not in seen:
-            seen.add(id(code))
-            yield code
+    """The spec's blocks of statements (where loops can nest)."""
+    return (code for code in codes(spec) if isinstance(code.ast, list))
 
 
 def _too_deep_loop(stmts: list) -> N.Stmt | None:

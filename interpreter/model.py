@@ -8,7 +8,7 @@ before it stops. Meaning (names, types) is the checker's job.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from .diagnostics import Diagnostic, Span, SpecError, Text
 from .loader import Document
@@ -212,6 +212,27 @@ class Spec:
     measures: dict[str, Measure] = field(default_factory=dict)
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
+
+
+def codes(spec: Spec) -> Iterator[Code]:
+    """Every piece of rule text of a spec (blocks and conditions, examples and measures too), each once."""
+    seen: set[int] = set()
+    todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
+                                                 "functions", "triggers", "end_when", "winners", "invariants",
+                                                 "examples", "measures", "heuristic")]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, Code):
+            yield x
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
 
 
 class _Builder:
