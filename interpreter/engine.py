@@ -65,7 +65,7 @@ class Start:
 class TurnProgram:
     start: Program
     end: Program
-    actions: list[tuple[str, str, Callable | None, list, Program]]  # name, label, when, parameter names, program
+    actions: list[tuple[str, str, list, Program]]  # name, label, parameter names, program
 
 
 @dataclass(slots=True)
@@ -155,8 +155,7 @@ class Game:
                     prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
                 else:
                     prog = c.program(f"action {name}", a.do)
-                when = c.condition(a.when)  # for `why not` (the decision itself is generated code, see Cycle)
-                actions.append((name, a.label, when, list(a.params), prog))
+                actions.append((name, a.label, list(a.params), prog))
             self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
         return self._turns[key]
 
@@ -492,11 +491,11 @@ class State:
         self.popts = None
         if kind == ACTION:
             if type(o) is int:
-                prog = self.pmeta[o][4]
+                prog = self.pmeta[o][3]
                 self.stack.append([prog, 0, [None] * prog.n_locals])
             else:
                 ai, params = o
-                prog = self.pmeta[ai][4]
+                prog = self.pmeta[ai][3]
                 self.stack.append([prog, 0, [*params] + [None] * (prog.n_locals - len(params))])
         elif kind == OPTION:
             fr = self.stack[-1]

@@ -73,13 +73,13 @@ def unavailable(state: State) -> list[WhyNot]:
         return []
     offered = {o if isinstance(o, int) else o[0] for o in state.popts}
     out = []
-    for ai, (name, label, when, _params, _prog) in enumerate(state.pmeta):
+    for ai, (name, label, _params, _prog) in enumerate(state.pmeta):
         if ai not in offered:
-            out.append(explain(state, name, label, when))
+            out.append(explain(state, name, label))
     return out
 
 
-def explain(state: State, name: str, label: str, when) -> WhyNot:
+def explain(state: State, name: str, label: str) -> WhyNot:
     g = state.g
     a = g.spec.actions[name]
     where = f"{a.span.path}:{a.span.line}" if a.span is not None else None
@@ -89,7 +89,7 @@ def explain(state: State, name: str, label: str, when) -> WhyNot:
     if a.when is not None and a.when.ast is not None:
         text = a.when.text.value
         scratch = [None] * (max(a.when.n_locals, 1) + 4)
-        if not when(state, scratch):
+        if not comp.condition(a.when)(state, scratch):
             for part in _conjuncts(a.when.ast):
                 if not comp.expr(part)(state, scratch[:]):
                     reasons.append(f"`{text[part.pos[0]:part.pos[1]].strip()}` is false")
