@@ -551,7 +551,9 @@ class PyGen:
         # plain function) the exception unwinds to the engine's loop, which does the same.
         if not self._resumable:
             return ["raise EndTurn()"]
-        return ["st.end_turn()", "return None"]
+        # State.end_turn, inline (it runs once a turn); called only to raise when not in a turn.
+        return ["if not st.in_turn:", "    st.end_turn()  # raises", "st.turn_over = True", "del st.stack[1:]",
+                "return None"]
 
     def s_EndGame(self, s) -> list[str]:
         return ["return st.finish()"] if self._resumable else ["raise EndGame()"]
@@ -620,7 +622,9 @@ class PyGen:
         v = self.fresh("e")
         head = [f"for {v} in _each(st, {self.coll(s.coll)}):"]
         if _is_players(s.coll):  # the seats never change: no copy
-            head = ["st.spend(st.n)", f"for {v} in st.seats:"]
+            # State.spend, inline; called only to raise when the budget is spent.
+            head = ["if st.steps + st.n > st.g.budget:", "    st.spend(st.n)  # raises", "st.steps += st.n",
+                    f"for {v} in st.seats:"]
         self.local_names.append({s.slot: v})
         try:
             return head + self.sub(s.body)
