@@ -28,10 +28,10 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from interpreter.api import load_game  # noqa: E402
-from interpreter.diagnostics import SpecError  # noqa: E402
-from interpreter.engine import Status  # noqa: E402
-from interpreter.runner import play  # noqa: E402
-from interpreter.seeds import game_seed  # noqa: E402
+from interpreter.spec.diagnostics import SpecError  # noqa: E402
+from interpreter.runtime.engine import Status  # noqa: E402
+from interpreter.lab.runner import play  # noqa: E402
+from interpreter.runtime.seeds import game_seed  # noqa: E402
 
 _games: dict = {}
 

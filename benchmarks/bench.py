@@ -102,7 +102,7 @@ def _import_interpreter() -> tuple[Callable | None, Callable | None, Callable, s
     """Return (load_game, play_random, game_seed, error message or None)."""
     try:
         from interpreter.api import load_game, play_random
-        from interpreter.seeds import game_seed
+        from interpreter.runtime.seeds import game_seed
     except ImportError as exc:
         return None, None, _stand_in_game_seed, f"{type(exc).__name__}: {exc}"
     return load_game, play_random, game_seed, None
@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             "players": args.players,
             "seed": args.seed,
             "rounds": args.rounds,
-            "seeds": "stand-in" if interp_error else "interpreter.seeds.game_seed",
+            "seeds": "stand-in" if interp_error else "interpreter.runtime.seeds.game_seed",
             "results": [
                 {
                     "game": row.name,

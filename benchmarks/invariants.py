@@ -38,9 +38,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from interpreter.api import load_game, load_spec  # noqa: E402
-from interpreter.engine import Status  # noqa: E402
-from interpreter.runner import make_agents  # noqa: E402
-from interpreter.seeds import game_seed  # noqa: E402
+from interpreter.runtime.engine import Status  # noqa: E402
+from interpreter.lab.runner import make_agents  # noqa: E402
+from interpreter.runtime.seeds import game_seed  # noqa: E402
 
 KINDS = ("cards", "bounds", "invariants", "options", "errors")
 BUDGET = 200_000

@@ -35,7 +35,7 @@ def _simulate(spec: str, players: int, games: int, workers: int) -> dict:
 
 
 def _peak_kib(spec: str, players: int, games: int) -> int:
-    code = ("import resource,sys; from interpreter.runner import GameSpec, sweep; "
+    code = ("import resource,sys; from interpreter.lab.runner import GameSpec, sweep; "
             f"sweep(GameSpec({spec!r}), {players}, {games}, 1); "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -44,7 +44,7 @@ def _peak_kib(spec: str, players: int, games: int) -> int:
 
 def _clone_us(spec: str, players: int) -> float:
     from interpreter.api import load_game
-    from interpreter.engine import Status
+    from interpreter.runtime.engine import Status
     import random
     g = load_game(spec)
     st = g.new_game(players, 3)
@@ -67,7 +67,7 @@ def _check_ms(spec: str) -> tuple[float, float, float]:
 
         def once() -> float:
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "interpreter.launch", "check", spec], capture_output=True,
+            subprocess.run([sys.executable, "-m", "interpreter.cli.launch", "check", spec], capture_output=True,
                            check=True, cwd=ROOT, env=env)
             return (time.perf_counter() - t) * 1000
         first = once()

@@ -1,97 +1,20 @@
 """The Python API: load a spec into a playable game, play games.
 
-Owns the pipeline order (load -> schema -> model -> check -> compile) and a
-cache of checked specs, so comparing readings or options does not re-parse.
-Everything a script or a notebook needs is importable from here.
+The stable front door: everything a script or a notebook needs is importable
+from here. The pipeline itself (load -> schema -> model -> check -> compile,
+and its cache of checked specs) is runtime/pipeline.py; this module re-exports
+it and adds playing.
 """
 from __future__ import annotations
 
-import os
-from typing import Any
-
-from . import checker, loader, model, schema
-from .diagnostics import Diagnostic, Severity, Span, SpecError
-from .engine import DEFAULT_BUDGET, Game, Result, SetupError, State, Status
-from .model import Spec
-from .runner import play
+from .agents.registry import make_agent
+from .lab.runner import play
+from .runtime.engine import Game, Result, SetupError, State, Status
+from .runtime.pipeline import check_spec, compile_game, load_game, load_spec
+from .spec.diagnostics import Diagnostic, SpecError
 
 __all__ = ["load_spec", "load_game", "play_random", "Game", "State", "Result", "Status", "SpecError",
-           "SetupError", "Diagnostic"]
-
-_cache: dict[str, tuple[tuple, tuple[Spec, list[Diagnostic]]]] = {}
-
-
-def check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
-    """Run every check stage; return the spec (None if it has errors) and all diagnostics."""
-    try:
-        return _check_spec(path)
-    except RecursionError:  # the limits on nesting should come first; this is the net under them
-        return None, [Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
-                                 hint="some part of it is nested far deeper than a spec needs")]
-
-
-def _check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
-    try:
-        doc = loader.load(path)
-    except SpecError as exc:
-        return None, exc.diagnostics
-    diags = list(schema.check(doc))
-    if diags:
-        return None, sorted(diags, key=Diagnostic.sort_key)
-    try:
-        spec = model.build(doc)
-    except SpecError as exc:
-        return None, exc.diagnostics
-    diags = sorted(checker.check(spec), key=Diagnostic.sort_key)
-    if any(d.severity is Severity.ERROR for d in diags):
-        return None, diags
-    try:  # compiled once with the defaults: a spec that checks also runs
-        compile_game(spec)
-    except SpecError as exc:
-        return None, sorted(diags + exc.diagnostics, key=Diagnostic.sort_key)
-    return spec, diags
-
-
-def compile_game(spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-                 budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
-    """Compile a checked spec; rules too deep for Python to compile are a SpecError, not a crash."""
-    try:
-        return Game(spec, options, readings, budget, coverage)
-    except RecursionError:
-        raise SpecError([Diagnostic("E443", "these rules nest too deeply (with the procedures and functions "
-                                            "they use) to compile", Span(spec.doc.path, 1, 1, 1, 2),
-                                    hint="move inner loops or long expressions into procedures or functions")]) from None
-
-
-def load_spec(path: str) -> tuple[Spec, list[Diagnostic]]:
-    """A checked spec and its warnings; raises SpecError with every error."""
-    key = os.path.abspath(path)
-    hit = _cache.get(key)
-    if hit is None or hit[0] != _stamps(hit[1][0].doc.sources):
-        spec, diags = check_spec(path)
-        if spec is None:
-            raise SpecError(diags)
-        # A variant is stale when any of its files (itself and its bases) changed.
-        _cache[key] = (_stamps(spec.doc.sources), (spec, diags))
-    return _cache[key][1]
-
-
-def _stamps(paths) -> tuple:
-    out = []
-    for p in sorted(paths):
-        try:
-            st = os.stat(p)
-            out.append((p, st.st_mtime_ns, st.st_size))
-        except OSError:
-            out.append((p, None, None))
-    return tuple(out)
-
-
-def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-              budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
-    """Load, check and compile a spec for the given options and ambiguity readings."""
-    spec, _ = load_spec(path)
-    return compile_game(spec, options, readings, budget, coverage)
+           "SetupError", "Diagnostic", "check_spec", "compile_game", "make_agent"]
 
 
 def play_random(game: Game, players: int, seed: int, log: bool = False, check: bool = False) -> Result:

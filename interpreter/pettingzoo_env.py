@@ -50,8 +50,8 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the PettingZoo environment needs the rl extra: pip install 'rulewright[rl]'") from exc
 
 from .api import load_game
-from .compiler import ACTION, OPTION, SUBSET, VALUE
-from .engine import Game, State, Status
+from .compile.compiler import ACTION, OPTION, SUBSET, VALUE
+from .runtime.engine import Game, State, Status
 
 KINDS = (ACTION, VALUE, OPTION, SUBSET)
 UNBOUNDED = 1e9  # the Box bound of a variable the spec gives no min or max

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from interpreter.api import check_spec
-from interpreter.diagnostics import Diagnostic, Severity
+from interpreter.spec.diagnostics import Diagnostic, Severity
 
 MINIMAL = os.path.join("tests", "bad_specs", "_minimal.yaml")
 STUN = os.path.join("games", "stun.yaml")

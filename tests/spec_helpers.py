@@ -4,8 +4,8 @@ from __future__ import annotations
 import textwrap
 
 from interpreter import api
-from interpreter.diagnostics import Severity
-from interpreter.scenarios import run_examples
+from interpreter.spec.diagnostics import Severity
+from interpreter.runtime.scenarios import run_examples
 
 
 def write(tmp_path, text: str, name: str = "spec.yaml") -> str:

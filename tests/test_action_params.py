@@ -1,6 +1,6 @@
 """Action parameters (`choose:`) whose collection is a filter: each chosen value lands in its own slot."""
 from interpreter import api
-from interpreter.engine import Status
+from interpreter.runtime.engine import Status
 
 from spec_helpers import errors, failed_examples, write
 

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from helpers import STUN, edit, write
-from interpreter.agents import AgentError, make_agent, parse_agent
+from interpreter.agents.registry import AgentError, make_agent, parse_agent
 from interpreter.api import check_spec, load_game
-from interpreter.determinize import determinize, unseen_zones
-from interpreter.engine import Status
-from interpreter.heuristics import value_function
-from interpreter.runner import play
+from interpreter.agents.determinize import determinize, unseen_zones
+from interpreter.runtime.engine import Status
+from interpreter.agents.heuristics import value_function
+from interpreter.lab.runner import play
 
 HANDS = "tests/specs/hands.yaml"
 
@@ -179,7 +179,7 @@ def test_bots_take_the_likely_win(agent):
 ], ids=["simulate", "run", "unknown", "bad-setting"])
 def test_agents_on_the_command_line(args, code, message):
     from click.testing import CliRunner
-    from interpreter.cli import cli
+    from interpreter.cli.commands import cli
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == code, r.output
     assert message in r.output

@@ -2,11 +2,11 @@
 import pytest
 
 from interpreter import api
-from interpreter.builtins import BUILTINS
-from interpreter.checker import Checker, _Scope
-from interpreter.diagnostics import Text
-from interpreter.model import Code
-from interpreter import syntax
+from interpreter.lang.builtins import BUILTINS
+from interpreter.lang.checker import Checker, _Scope
+from interpreter.spec.diagnostics import Text
+from interpreter.lang.model import Code
+from interpreter.lang import syntax
 
 from spec_helpers import errors, failed_examples, write
 
@@ -97,7 +97,7 @@ def test_builtin_misuse_is_reported(tmp_path, expr, code):
 
 
 # ---- list builtins added with First in Flight: first/last with a count, after ------------------------
-from interpreter.scenarios import run_examples  # noqa: E402
+from interpreter.runtime.scenarios import run_examples  # noqa: E402
 
 
 # Each expression must hold in the tiny game of tests/variants/base.yaml right after setup.

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import checker, loader, model
-from interpreter import nodes as N
-from interpreter.builtins import NAMESPACES
-from interpreter.diagnostics import Severity
-from interpreter.kinds import T
+from interpreter.lang import checker, model
+from interpreter.spec import loader
+from interpreter.lang import nodes as N
+from interpreter.lang.builtins import NAMESPACES
+from interpreter.spec.diagnostics import Severity
+from interpreter.lang.kinds import T
 
 from helpers import MINIMAL, STUN, caret_text, diagnostics, edit, errors, minimal_text, show, warnings, where, write
 
@@ -374,7 +375,7 @@ def test_local_bound_in_one_branch_only_is_an_error(tmp_path):
 
 # ---- added with First in Flight ----------------------------------------------------------------------
 from interpreter import api
-from interpreter.runner import play
+from interpreter.lab.runner import play
 from helpers import tiny_variant
 
 

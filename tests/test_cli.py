@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.api import load_spec
-from interpreter.cli import cli
+from interpreter.cli.commands import cli
 
 from helpers import MINIMAL, STUN, edit, minimal_text, write
 

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 from interpreter.api import load_game
-from interpreter.builtins import RuleError
-from interpreter.compiler import Compiler
-from interpreter.determinize import determinize
-from interpreter.engine import Status
-from interpreter.runner import make_agents, play
+from interpreter.lang.builtins import RuleError
+from interpreter.compile.compiler import Compiler
+from interpreter.agents.determinize import determinize
+from interpreter.runtime.engine import Status
+from interpreter.lab.runner import make_agents, play
 
 from helpers import edit, minimal_text, write
 
@@ -169,7 +169,7 @@ def test_an_action_that_cannot_pause_runs_without_a_frame_and_its_errors_still_n
 
 def test_a_script_of_choices_is_checked_choice_by_choice():
     # Recorded choices are input: they go through apply(), never through the agents' inline path.
-    from interpreter.engine import IllegalChoice
+    from interpreter.runtime.engine import IllegalChoice
     game = load_game("games/stun.yaml")
     good = play(game, 3, 5)
     assert play(game, 3, 5, script=good.choices).choices == good.choices

@@ -4,8 +4,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli
-from interpreter.compare import CompareError, compare
+from interpreter.cli.commands import cli
+from interpreter.lab.compare import CompareError, compare
 
 
 def test_a_spec_compared_with_itself_is_identical():
@@ -70,7 +70,7 @@ def test_cli_usage_errors():
 
 
 def test_compare_verdicts_and_per_column_settings():
-    from interpreter.compare import compare as do_compare
+    from interpreter.lab.compare import compare as do_compare
     d = do_compare(["tests/specs/race.yaml", "tests/specs/race.yaml", "tests/specs/race.yaml::target=8"], 2, 200, 4)
     same, longer = d["specs"][1], d["specs"][2]
     assert same["verdict"] == "immaterial"
@@ -81,6 +81,6 @@ def test_compare_verdicts_and_per_column_settings():
 
 
 def test_compare_rejects_an_unknown_column_setting():
-    from interpreter.compare import CompareError, compare as do_compare
+    from interpreter.lab.compare import CompareError, compare as do_compare
     with pytest.raises(CompareError, match="no option or ambiguity 'nope'"):
         do_compare(["tests/specs/race.yaml", "tests/specs/race.yaml::nope=1"], 2, 10, 1)

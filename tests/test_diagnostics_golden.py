@@ -16,7 +16,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import cli
+from interpreter.cli.commands import cli
 
 from helpers import MINIMAL
 

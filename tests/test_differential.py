@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks.stun_handwritten import MAX_TURNS, READINGS, play
 from interpreter.api import load_game, play_random
-from interpreter.seeds import game_seed
+from interpreter.runtime.seeds import game_seed
 
 from helpers import STUN
 
@@ -79,7 +79,7 @@ def test_readings_combined(readings):
 
 
 def test_the_oracle_rejects_what_the_interpreter_rejects():
-    from interpreter.engine import SetupError
+    from interpreter.runtime.engine import SetupError
     with pytest.raises(ValueError):
         play(7, 1)
     with pytest.raises(SetupError):

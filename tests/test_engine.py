@@ -16,7 +16,7 @@ import random
 import pytest
 
 from interpreter.api import check_spec, load_game
-from interpreter.engine import Game, IllegalChoice, SetupError, Status
+from interpreter.runtime.engine import Game, IllegalChoice, SetupError, Status
 
 from helpers import STUN, edit, minimal_text, show, write
 
@@ -497,7 +497,7 @@ def test_first_player_condition_with_nested_filters(tmp_path):
 
 # ---- added with First in Flight ----------------------------------------------------------------------
 from interpreter import api
-from interpreter.runner import play
+from interpreter.lab.runner import play
 from helpers import tiny_variant
 
 

@@ -4,10 +4,10 @@ import dataclasses
 import pytest
 
 from interpreter import api
-from interpreter.engine import SetupError
-from interpreter.measures import measure
-from interpreter.runner import play
-from interpreter.scenarios import run_example, run_examples
+from interpreter.runtime.engine import SetupError
+from interpreter.lab.measures import measure
+from interpreter.lab.runner import play
+from interpreter.runtime.scenarios import run_example, run_examples
 
 BASE = "games/first-in-flight.yaml"
 PACK = "games/first-in-flight-stunt-pack.yaml"

@@ -17,9 +17,9 @@ import pytest
 
 from benchmarks import first_in_flight_handwritten as hand
 from interpreter.api import load_game
-from interpreter.engine import SetupError
-from interpreter.runner import play as play_interpreted
-from interpreter.seeds import game_seed
+from interpreter.runtime.engine import SetupError
+from interpreter.lab.runner import play as play_interpreted
+from interpreter.runtime.seeds import game_seed
 
 BASE = "games/first-in-flight.yaml"
 PACK = "games/first-in-flight-stunt-pack.yaml"

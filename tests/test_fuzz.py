@@ -28,8 +28,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import syntax
-from interpreter.cli import cli
+from interpreter.lang import syntax
+from interpreter.cli.commands import cli
 
 from helpers import minimal_text
 

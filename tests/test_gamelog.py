@@ -17,8 +17,9 @@ import stat
 import pytest
 from click.testing import CliRunner
 
-from interpreter import gamelog, report
-from interpreter.cli import cli
+from interpreter.runtime import gamelog
+from interpreter.lab import report
+from interpreter.cli.commands import cli
 
 from helpers import STUN, edit, minimal_text, write
 
@@ -100,7 +101,7 @@ def test_run_log_when_writing_fails(tmp_path, monkeypatch):
 
 def test_run_log_when_the_game_fails_to_finish(tmp_path, monkeypatch):
     """A run interrupted while it plays writes nothing (the log is written once the game is over)."""
-    from interpreter import runner
+    from interpreter.lab import runner
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from interpreter.gamelog import replay
+from interpreter.runtime.gamelog import replay
 
 GOLDEN = sorted(glob.glob("tests/golden/*.jsonl"))
 SHIPPED = sorted(p for p in glob.glob("games/*.yaml"))

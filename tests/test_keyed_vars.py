@@ -2,7 +2,7 @@
 import pytest
 
 from interpreter import api
-from interpreter.engine import Status
+from interpreter.runtime.engine import Status
 
 from spec_helpers import errors, failed_examples, write
 

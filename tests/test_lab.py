@@ -5,10 +5,10 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from interpreter import paired
-from interpreter.cli import cli
-from interpreter.lab import Arm, ambiguity_lab, compare_arms
-from interpreter.runner import GameSpec
+from interpreter.lab import paired
+from interpreter.cli.commands import cli
+from interpreter.lab.ambiguities import Arm, ambiguity_lab, compare_arms
+from interpreter.lab.runner import GameSpec
 
 RACE = "tests/specs/race.yaml"
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from interpreter import launch
+from interpreter.cli import launch
 
 from helpers import STUN, edit, minimal_text, write
 
@@ -24,7 +24,7 @@ PACK = "games/first-in-flight-stunt-pack.yaml"
 
 def run(cache, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    return subprocess.run([sys.executable, "-c", "from interpreter.launch import main; main()", *args],
+    return subprocess.run([sys.executable, "-c", "from interpreter.cli.launch import main; main()", *args],
                           capture_output=True, text=True, cwd=ROOT, env=env)
 
 
@@ -45,12 +45,12 @@ def test_the_kept_verdict_is_used_and_nothing_heavy_is_imported(tmp_path, monkey
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert run(tmp_path, "check", STUN).returncode == 0
     monkeypatch.setattr(sys, "argv", ["rulewright", "check", STUN])
-    for name in [m for m in sys.modules if m in ("interpreter.cli", "interpreter.checker")]:
+    for name in [m for m in sys.modules if m in ("interpreter.cli.commands", "interpreter.lang.checker")]:
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(SystemExit) as exit_:
         launch.main()
     assert exit_.value.code == 0
-    assert "interpreter.cli" not in sys.modules and "interpreter.checker" not in sys.modules
+    assert "interpreter.cli.commands" not in sys.modules and "interpreter.lang.checker" not in sys.modules
 
 
 def test_warnings_are_kept_and_hidden_on_request(tmp_path):

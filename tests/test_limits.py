@@ -20,13 +20,14 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from interpreter import limits, loader, syntax
+from interpreter.lang import limits, syntax
+from interpreter.spec import loader
 from interpreter.api import check_spec, load_game
-from interpreter.builtins import MAX_LIST
-from interpreter.cli import cli
-from interpreter.compiler import Compiler
-from interpreter.diagnostics import Diagnostic, SourceCache, Span, SpecError, render
-from interpreter.engine import MAX_CALL_DEPTH, MAX_OPTIONS, Game, Status
+from interpreter.lang.builtins import MAX_LIST
+from interpreter.cli.commands import cli
+from interpreter.compile.compiler import Compiler
+from interpreter.spec.diagnostics import Diagnostic, SourceCache, Span, SpecError, render
+from interpreter.runtime.engine import MAX_CALL_DEPTH, MAX_OPTIONS, Game, Status
 
 from helpers import caret_text, edit, minimal_text, show, where, write
 from test_fuzz import time_guard
@@ -361,7 +362,7 @@ def test_load_game_of_a_spec_too_deep_to_compile_is_a_spec_error(tmp_path):
 
 def test_a_recursion_error_in_any_check_stage_is_reported_not_raised(tmp_path, monkeypatch):
     """The net under the nesting limits: whatever stage recurses too deeply, `check` still answers."""
-    from interpreter import checker
+    from interpreter.lang import checker
 
     def too_deep(spec):
         raise RecursionError("maximum recursion depth exceeded")

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from interpreter.diagnostics import SpecError
-from interpreter.loader import load, load_file
+from interpreter.spec.diagnostics import SpecError
+from interpreter.spec.loader import load, load_file
 
 from helpers import MINIMAL, write
 

@@ -1,7 +1,7 @@
 """Measures (interpreter/measures.py) and their statistics in a sweep (runner.Stats)."""
 from interpreter import api
-from interpreter.measures import measure
-from interpreter.runner import GameSpec, play, sweep
+from interpreter.lab.measures import measure
+from interpreter.lab.runner import GameSpec, play, sweep
 from helpers import tiny_variant
 
 MEASURED = """extends: base.yaml

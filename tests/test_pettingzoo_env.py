@@ -14,7 +14,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from helpers import STUN  # noqa: E402
 from interpreter.api import load_game  # noqa: E402
-from interpreter.determinize import unseen_zones  # noqa: E402
+from interpreter.agents.determinize import unseen_zones  # noqa: E402
 from interpreter.pettingzoo_env import RulewrightEnv, env  # noqa: E402
 
 HANDS = "tests/specs/hands.yaml"

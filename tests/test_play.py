@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import STUN
-from interpreter.cli import cli
+from interpreter.cli.commands import cli
 
 HANDS = "tests/specs/hands.yaml"
 

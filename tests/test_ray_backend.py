@@ -6,8 +6,8 @@ from click.testing import CliRunner
 
 ray = pytest.importorskip("ray")
 
-from interpreter.cli import cli  # noqa: E402
-from interpreter.runner import use_backend  # noqa: E402
+from interpreter.cli.commands import cli  # noqa: E402
+from interpreter.lab.runner import use_backend  # noqa: E402
 
 
 @pytest.fixture(scope="module")

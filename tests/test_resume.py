@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.api import load_game, load_spec
-from interpreter.engine import Status
+from interpreter.runtime.engine import Status
 
 SPECS = sorted(glob.glob(os.path.join("games", "*.yaml")))
 BUDGET = 50_000

@@ -4,7 +4,7 @@ import os
 import pytest
 
 from interpreter import api
-from interpreter.scenarios import run_examples
+from interpreter.runtime.scenarios import run_examples
 from helpers import tiny_variant
 
 
@@ -39,8 +39,8 @@ def test_after_shuffle_stacks_the_top_of_a_zone(tmp_path):
 
 
 def test_after_shuffle_applies_once():
-    from interpreter.engine import Game
-    from interpreter.scenarios import _rig
+    from interpreter.runtime.engine import Game
+    from interpreter.runtime.scenarios import _rig
     spec, _ = api.load_spec("games/first-in-flight.yaml")
     game = Game(spec)
     st = game.new_game(3, 1)

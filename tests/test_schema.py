@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import schema
-from interpreter.loader import load
+from interpreter.spec import schema
+from interpreter.spec.loader import load
 
 from helpers import MINIMAL, STUN, edit, minimal_text, show, where, write
 

@@ -3,9 +3,9 @@ import pytest
 
 from benchmarks import stunt_academy_handwritten as hand
 from interpreter import api
-from interpreter.agents import RandomAgent
-from interpreter.engine import SetupError, Status
-from interpreter.scenarios import run_examples
+from interpreter.agents.registry import RandomAgent
+from interpreter.runtime.engine import SetupError, Status
+from interpreter.runtime.scenarios import run_examples
 
 SPEC = "games/stunt-academy.yaml"
 
@@ -61,5 +61,5 @@ def test_same_games_as_the_hand_written_baseline(players, readings):
 def test_lint_finds_nothing():
     # Also covers coverage mode: readings inside closure fallbacks, and procedures inlined
     # into branches that only some readings take (they count when they run).
-    from interpreter.lint import lint
+    from interpreter.lab.lint import lint
     assert [(d.code, d.message) for d in lint(SPEC, 4, 60, 0, {}, {})] == []

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import nodes as N
-from interpreter import syntax
-from interpreter.builtins import BUILTINS
-from interpreter.diagnostics import SpecError, Text
-from interpreter.loader import load_file
+from interpreter.lang import nodes as N
+from interpreter.lang import syntax
+from interpreter.lang.builtins import BUILTINS
+from interpreter.spec.diagnostics import SpecError, Text
+from interpreter.spec.loader import load_file
 
 from helpers import TERMINAL_NAME, write
 

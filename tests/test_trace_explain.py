@@ -2,8 +2,8 @@
 from click.testing import CliRunner
 
 from interpreter.api import load_spec
-from interpreter.cli import cli
-from interpreter.trace import _fragments, trace
+from interpreter.cli.commands import cli
+from interpreter.lab.trace import _fragments, trace
 
 
 def test_fragments_split_on_ellipsis_and_drop_short_pieces():

@@ -9,9 +9,10 @@ import os
 
 import pytest
 
-from interpreter import api, loader
-from interpreter.diagnostics import SourceCache, SpecError, render
-from interpreter.variants import merge
+from interpreter import api
+from interpreter.spec import loader
+from interpreter.spec.diagnostics import SourceCache, SpecError, render
+from interpreter.spec.variants import merge
 
 HERE = "tests/variants"
 BAD = sorted(p for p in glob.glob(f"{HERE}/*.yaml") if os.path.basename(p) not in ("base.yaml", "cycle_b.yaml"))
@@ -140,7 +141,7 @@ def test_check_merged_prints_the_result_as_yaml():
     import yaml
     from click.testing import CliRunner
 
-    from interpreter.cli import cli
+    from interpreter.cli.commands import cli
     r = CliRunner().invoke(cli, ["check", "--merged", "games/stun-short.yaml"])
     assert r.exit_code == 0, r.output
     head, _, body = r.output.partition("\n")
@@ -154,7 +155,7 @@ def test_check_merged_prints_the_result_as_yaml():
 def test_the_expansion_merges_into_one_spec():
     from click.testing import CliRunner
 
-    from interpreter.cli import cli
+    from interpreter.cli.commands import cli
     r = CliRunner().invoke(cli, ["check", "--merged", "games/first-in-flight-stunt-pack.yaml"])
     assert r.exit_code == 0, r.output
     assert "horse_race:" in r.output and "move me.won_stunts to flipped" in r.output

@@ -1,0 +1,103 @@
+"""Agents: who makes each decision.
+
+Owns the `Agent` protocol (`pick(state) -> option index`), the registry of
+agents by name (`AGENTS`), reading an agent named on the command line
+(`mcts:400`, `greedy:samples=8`) and the simple agents: random (uniform
+among legal options, with its own seeded RNG), first-legal, and scripted
+(replays a list of choices). The search agents (greedy, mcts) live in
+`search.py` beside this module. Agents read the state's pending decision only (search agents
+simulate on clones re-dealt from their player's view); they never change
+the state.
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from ..runtime.seeds import agent_seed
+
+
+class Agent(Protocol):
+    name: str
+
+    def pick(self, state) -> int: ...
+
+
+class RandomAgent:
+    """Uniform among the legal options."""
+    name = "random"
+
+    def __init__(self, game_seed: int, seat: int):
+        self.rng = random.Random(agent_seed(game_seed, seat))
+
+    def pick(self, state) -> int:
+        return self.rng.randrange(len(state.popts))
+
+
+class FirstAgent:
+    """Always the first legal option (a deterministic, dumb baseline)."""
+    name = "first"
+
+    def __init__(self, game_seed: int = 0, seat: int = 0):
+        pass
+
+    def pick(self, state) -> int:
+        return 0
+
+
+class ScriptedAgent:
+    """Replays recorded choices, shared by all seats (a log's choice list)."""
+    name = "scripted"
+
+    def __init__(self, choices: list[int]):
+        self.choices = list(choices)
+        self.pos = 0
+
+    def pick(self, state) -> int:
+        if self.pos >= len(self.choices):
+            raise IndexError("the script has no more choices")
+        i = self.choices[self.pos]
+        self.pos += 1
+        return i
+
+
+from .search import GreedyAgent, MctsAgent, parse_params  # noqa: E402  (they use this module's seeds only)
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+"""Agent name -> class built as `cls(game_seed, seat, **settings)`."""
+
+SETTINGS: dict[str, tuple[str | None, dict]] = {
+    "random": (None, {}),
+    "first": (None, {}),
+    "greedy": ("samples", {"samples": 16}),
+    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0}),
+}
+"""Agent name -> (the setting a bare number sets, the settings with their defaults)."""
+
+
+class AgentError(ValueError):
+    """An agent name or setting that does not exist."""
+
+
+def parse_agent(text: str) -> tuple[str, dict]:
+    """`mcts`, `mcts:400` or `mcts:iterations=400,c=1.0` -> (name, settings)."""
+    name, _, rest = text.strip().partition(":")
+    if name not in AGENTS:
+        raise AgentError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})")
+    positional, defaults = SETTINGS.get(name, (None, {}))
+    if rest and not defaults:
+        raise AgentError(f"agent '{name}' takes no settings")
+    try:
+        settings = parse_params(rest, defaults, positional or "")
+    except ValueError as exc:
+        raise AgentError(f"agent '{name}': {exc}") from None
+    return name, settings
+
+
+def make_agent(text: str, game_seed: int, seat: int):
+    """A fresh agent for one seat of one game (seeded from the game's seed and the seat)."""
+    name, settings = parse_agent(text)
+    try:
+        return AGENTS[name](game_seed, seat, **settings)
+    except ValueError as exc:
+        raise AgentError(str(exc)) from None

@@ -1,0 +1,199 @@
+"""Search agents: greedy one-step lookahead and information-set MCTS.
+
+Owns the two agents that look ahead by simulating on clones. Both see the
+game only through `determinize()`: every simulation starts from a state
+re-dealt from what the deciding player can see, with a fresh RNG, never
+from the true state, so neither can read a hidden card or the true deck
+order. Their own randomness comes from a seed per (game, seat), so a game
+with bots replays exactly.
+
+- `greedy` takes the option whose resulting position has the best value
+  (the spec's `heuristics.value`, else `end.score`) on average over a few
+  determinizations (the same ones for every option, to compare like with
+  like).
+- `mcts` is single-observer information-set MCTS (Cowling, Powley and
+  Whitehouse 2012): one tree over the decider's information sets, a new
+  determinization each iteration, children keyed by chooser and option label, UCB
+  with availability counts, random playouts, and each node's reward the
+  win share of the player who chose its move. A playout runs to the end of
+  the game, or (the default when the spec has a heuristic or a score) stops
+  after `depth` random decisions and is judged: the seat(s) with the best
+  heuristic value share the win (or a softmax of the values, with `tau`). Chance
+  (draws, shuffles) is not in the tree: it is whatever the determinization's
+  deck order and RNG make it ("open loop").
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .determinize import determinize
+from ..runtime.engine import State, Status
+from .heuristics import outcome, position_value, value_function
+from ..runtime.seeds import agent_seed
+
+_SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
+AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
+
+
+def _keys(labels: list[str], player: int) -> list[str]:
+    """Option identities in the tree: who chooses and the label, numbered when two options read the same.
+
+    The chooser is part of the key because the tree is open loop: after the same moves, different
+    determinizations can put different players (or decisions) next."""
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        k = seen.get(lab, 0)
+        seen[lab] = k + 1
+        out.append(f"{player}|{lab}" if k == 0 else f"{player}|{lab}#{k + 1}")
+    return out
+
+
+class GreedyAgent:
+    """The option with the best average heuristic value one decision later."""
+    name = "greedy"
+
+    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16):
+        if samples < 1:
+            raise ValueError("greedy: samples must be at least 1")
+        self.samples = samples
+        self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
+
+    def pick(self, state: State) -> int:
+        n = len(state.popts)
+        if n == 1:
+            return 0
+        me = state.pplayer
+        value = value_function(state.g)
+        totals = [0.0] * n
+        for _ in range(self.samples):
+            det = determinize(state, me, self.rng)
+            for i in range(n):
+                s = det.clone() if i < n - 1 else det
+                s.apply(i)
+                totals[i] += position_value(s, me, value)
+        best = max(totals)
+        return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "reward", "player")
+
+    def __init__(self, player: int):
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.player = player  # who chose the move into this node
+
+
+class MctsAgent:
+    """Single-observer information-set Monte Carlo tree search."""
+    name = "mcts"
+
+    def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
+                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0):
+        if iterations < 1:
+            raise ValueError("mcts: iterations must be at least 1")
+        if depth < -1 or max_playout < 1:
+            raise ValueError("mcts: depth must be -1 (auto), 0 (play to the end) or more; max_playout at least 1")
+        self.iterations = iterations
+        self.c = c
+        self.max_playout = max_playout
+        # 0: play out to the end; n: stop after n random decisions and judge by the heuristic;
+        # -1: AUTO_DEPTH when the spec has a heuristic or a score to judge by, else 0
+        self.depth = depth
+        self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
+        self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
+        self.last_root: _Node | None = None  # for inspection and tests
+
+    def pick(self, state: State) -> int:
+        labels = state.labels()
+        if len(labels) == 1:
+            return 0
+        me, rng, c = state.pplayer, self.rng, self.c
+        depth = self.depth
+        if depth < 0:
+            g = state.g
+            depth = AUTO_DEPTH if g.spec.heuristic is not None or g.score_idx is not None else 0
+        root = _Node(-1)
+        for _ in range(self.iterations):
+            s = determinize(state, me, rng)
+            node, path = root, []
+            # selection and expansion
+            while s.status is Status.RUNNING:
+                keys = _keys(s.labels(), s.pplayer)
+                untried = [i for i, k in enumerate(keys) if k not in node.children]
+                if untried:
+                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    for k in keys:
+                        ch = node.children.get(k)
+                        if ch is not None:
+                            ch.avail += 1
+                    child = _Node(s.pplayer)
+                    child.avail = 1
+                    node.children[keys[i]] = child
+                    s.apply(i)
+                    path.append(child)
+                    break
+                best_i, best_u = 0, -1.0
+                for j, k in enumerate(keys):
+                    ch = node.children[k]
+                    ch.avail += 1
+                    u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best_i, best_u = j, u
+                node = node.children[keys[best_i]]
+                s.apply(best_i)
+                path.append(node)
+            # playout
+            steps, limit = 0, min(depth or self.max_playout, self.max_playout)
+            while s.status is Status.RUNNING and steps < limit:
+                s.apply(rng.randrange(len(s.popts)))
+                steps += 1
+            reward = outcome(s) if s.status is not Status.RUNNING or not depth else self._judge(s)
+            for nd in path:
+                nd.visits += 1
+                nd.reward += reward[nd.player]
+        self.last_root = root
+        keys = _keys(labels, me)
+        visits = [root.children[k].visits if k in root.children else 0 for k in keys]
+        top = max(visits)
+        return visits.index(top)
+
+    def _judge(self, s: State) -> list[float]:
+        value = value_function(s.g)
+        return _judge_values([value(s, p) for p in range(s.n)], self.tau)
+
+
+def _judge_values(values: list[float], tau: float) -> list[float]:
+    """A cut playout's reward from each seat's heuristic value."""
+    if tau <= 0:
+        top = max(values)
+        lead = [v >= top - 1e-9 for v in values]
+        k = sum(lead)
+        return [1.0 / k if x else 0.0 for x in lead]
+    m = max(values)
+    ex = [math.exp((v - m) / tau) for v in values]
+    z = sum(ex)
+    return [e / z for e in ex]
+
+
+def parse_params(text: str, defaults: dict[str, Any], positional: str) -> dict[str, Any]:
+    """`200` or `iterations=200,c=0.5`: agent settings after `NAME:` on the command line."""
+    out: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, val = part.partition("=")
+        if not eq:
+            key, val = positional, part
+        key = key.strip()
+        if key not in defaults:
+            raise ValueError(f"unknown setting '{key}' (known: {', '.join(defaults)})")
+        kind = type(defaults[key])
+        try:
+            out[key] = kind(val)
+        except ValueError:
+            raise ValueError(f"setting '{key}' must be a {kind.__name__}, got '{val}'") from None
+    return out

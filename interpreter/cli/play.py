@@ -1,0 +1,276 @@
+"""Playing in the terminal: one person at one seat, bots at the others.
+
+Owns the session: what the person is shown (their own `State.view`, the
+public narration since their last decision, numbered options with the
+engine's labels), what they may type (a number, `why [N]`, `view`,
+`save FILE`, `quit`, `help`), saves (seed + choices + settings) and exact
+resumes (the bots are re-run over the saved choices, so their own random
+streams are where they were). Input and output are plain functions, so a
+test drives a session with a list of lines. It never prints a traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..agents.registry import make_agent
+from ..compile.compiler import ACTION
+from ..runtime.engine import Game, IllegalChoice, State, Status
+from ..runtime.gamelog import spec_digest, write_atomic
+from ..lab.whynot import unavailable
+
+SAVE_FORMAT = 1
+HELP = ("type the number of an option; `why` to see why an action is not offered (`why N` for one); "
+        "`view` to see the table again (`view all`: every counter); `save FILE`; `quit`")
+
+
+class SaveError(ValueError):
+    """A save file that cannot be read or does not fit the spec."""
+
+
+@dataclass(slots=True)
+class Settings:
+    """Everything a save needs besides the choices."""
+    spec: str
+    players: int
+    seat: int  # 0-based
+    seed: int
+    options: dict = field(default_factory=dict)
+    readings: dict = field(default_factory=dict)
+    agents: dict[int, str] = field(default_factory=dict)  # 0-based seat -> agent text (others: random)
+
+
+def save_data(s: Settings, st: State, path: str) -> dict:
+    spec = os.path.relpath(os.path.abspath(s.spec), os.path.dirname(os.path.abspath(path)))
+    return {"rulewright_save": SAVE_FORMAT, "spec": spec, "sha256": spec_digest(s.spec), "game": st.g.spec.name,
+            "players": s.players, "seat": s.seat + 1, "seed": s.seed, "options": dict(st.g.options),
+            "readings": dict(st.g.readings), "agents": {str(k + 1): v for k, v in sorted(s.agents.items())},
+            "choices": st.choices[:]}
+
+
+def read_save(path: str) -> tuple[Settings, list[int], str | None]:
+    """Settings and choices of a save; a note if the spec changed since."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            d = json.load(fh)
+    except OSError as exc:
+        raise SaveError(f"{path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}: not a Rulewright save (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(d, dict) or d.get("rulewright_save") != SAVE_FORMAT:
+        raise SaveError(f"{path}: not a Rulewright save")
+    try:
+        spec = d["spec"]  # relative to the save's own folder
+        if not os.path.isabs(spec):
+            spec = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), spec))
+        s = Settings(spec, int(d["players"]), int(d["seat"]) - 1, int(d["seed"]), dict(d.get("options") or {}),
+                     dict(d.get("readings") or {}), {int(k) - 1: str(v) for k, v in (d.get("agents") or {}).items()})
+        choices = [int(c) for c in d["choices"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SaveError(f"{path}: a save field is missing or wrong ({exc})") from None
+    note = None
+    if os.path.exists(s.spec) and d.get("sha256") and spec_digest(s.spec) != d["sha256"]:
+        note = f"{s.spec} changed since the game was saved; the replay may differ"
+    return s, choices, note
+
+
+class Session:
+    def __init__(self, game: Game, settings: Settings, read: Callable[[str], str | None], write: Callable[[str], None]):
+        self.g = game
+        self.s = settings
+        self.read = read
+        self.write = write
+        self.bots = {seat: make_agent(settings.agents.get(seat, "random"), settings.seed, seat)
+                     for seat in range(settings.players) if seat != settings.seat}
+        self.shown = 0  # log events already shown
+        self.seen_view = False
+
+    # -- running -------------------------------------------------------------------
+    def start(self, replay: list[int] | None = None) -> State:
+        st = self.g.new_game(self.s.players, self.s.seed, log=True)
+        if replay:
+            self._replay(st, replay)
+        return st
+
+    def _replay(self, st: State, choices: list[int]) -> None:
+        """Re-run the saved choices; bots pick again so their random streams end where they were."""
+        differs = False
+        for i in choices:
+            if st.status is not Status.RUNNING:
+                raise SaveError("the save has more choices than the game has decisions")
+            if st.pplayer != self.s.seat:
+                if self.bots[st.pplayer].pick(st) != i:
+                    differs = True
+            if not 0 <= i < len(st.popts):
+                raise SaveError(f"saved choice {i} is not an option at decision {len(st.choices) + 1}")
+            st.apply(i)
+        if differs:
+            self.write("note: a bot would now choose differently from the save; the saved choices were kept")
+        self.write(f"resumed after {len(choices)} choices (turn {st.turn})")
+        self.shown = len(st.log)
+
+    def play(self, st: State) -> State | None:
+        """Run to the end of the game; None if the person quit."""
+        while st.status is Status.RUNNING:
+            if st.pplayer != self.s.seat:
+                st.apply(self.bots[st.pplayer].pick(st))
+                continue
+            if self.narrate(st) or not self.seen_view:
+                self.show_view(st)  # only when something happened since the person last chose
+                self.seen_view = True
+            if not self.ask(st):
+                return None
+        self.narrate(st)
+        return st
+
+    def ask(self, st: State) -> bool:
+        """One decision of the person's; False when they quit."""
+        self.show_options(st)
+        while True:
+            line = self.read("> ")
+            if line is None:
+                self.write("input ended: the game is left unsaved")
+                return False
+            cmd, _, arg = line.strip().partition(" ")
+            arg = arg.strip()
+            n = len(st.popts)
+            if cmd.isdigit():
+                k = int(cmd)
+                if 1 <= k <= n:
+                    st.apply(k - 1)
+                    return True
+                self.write(f"there is no option {k}: choose 1-{n}" +
+                           ("; `why` tells what is not allowed and why" if st.pkind == ACTION else ""))
+            elif cmd in ("why", "w"):
+                self.why(st, arg)
+            elif cmd in ("view", "v", "look"):
+                self.show_view(st, full=arg == "all")
+                self.show_options(st)
+            elif cmd == "save":
+                if not arg:
+                    self.write("save needs a file name: save FILE")
+                    continue
+                try:
+                    write_atomic(arg, json.dumps(save_data(self.s, st, arg), indent=1) + "\n")
+                except OSError as exc:
+                    self.write(f"could not save to {arg}: {exc.strerror or exc}")
+                    continue
+                self.write(f"saved to {arg}; resume with: rulewright play --resume {arg}")
+            elif cmd in ("quit", "q", "exit"):
+                self.write("you left the game")
+                return False
+            elif cmd in ("help", "h", "?"):
+                self.write(HELP)
+            elif cmd == "":
+                self.show_options(st)
+            else:
+                self.write(f"'{cmd}' is not a command: {HELP}")
+
+    # -- showing ---------------------------------------------------------------------
+    def narrate(self, st: State) -> int:
+        """Public narration since the person last looked: turns, the spec's `say` lines, choices, the end."""
+        from .narrate import narrate
+        events = st.log[self.shown:]
+        self.shown = len(st.log)
+        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
+                e["e"] == "choice" and e["player"] != self.s.seat]
+        shown = 0
+        for line in narrate(keep):
+            self.write(line)
+            shown += 1
+        return shown
+
+    def show_view(self, st: State, full: bool = False) -> None:
+        """The person's view: zones (empty ones on one line), then the counters as a table with a
+        column per player; counters still at their start value are left out unless `full`."""
+        g, me = self.g, self.s.seat
+        v = st.view(me)
+        spec = g.spec
+        self.write(f"-- your view (P{me + 1}) --")
+        zlabel = {z.name: z.label for z in spec.zones.values()}
+        empty = []
+        for zname, content in v["zones"].items():
+            seat, _, base = zname.rpartition(".")
+            label = zlabel.get(base, base)
+            who = "" if not seat else ("your " if seat == f"P{me + 1}" else f"{seat}'s ")
+            if not content:
+                empty.append(f"{who}{label}")
+            elif isinstance(content, int):
+                self.write(f"  {who}{label}: {content} card{'s' if content != 1 else ''}, face down")
+            else:
+                self.write(f"  {who}{label}: {', '.join(content)}")
+        if empty:
+            self.write(f"  empty: {'; '.join(empty)}")
+        hidden = 0
+        for scope, values in (("global", v["global"]), ("turn", v.get("turn_vars") or {})):
+            for name, val in values.items():
+                vd = spec.vars[scope][name]
+                if full or val != vd.start:
+                    self.write(f"  {'this turn, ' if scope == 'turn' else ''}{vd.label}: {_val(val)}")
+                else:
+                    hidden += 1
+        rows = []
+        for name, vd in spec.vars["player"].items():
+            vals = [row[name] for row in v["players"]]
+            if full or name == spec.score or any(x != vd.start for x in vals):
+                rows.append((_short(vd.label), [_val(x) for x in vals]))
+            else:
+                hidden += 1
+        heads = [f"P{p + 1}{' (you)' if p == me else ''}{' *' if p == v['current'] else ''}"
+                 for p in range(len(v["players"]))]
+        if rows:
+            w = max(len(r[0]) for r in rows)
+            cw = [max([len(h)] + [len(r[1][i]) for r in rows]) for i, h in enumerate(heads)]
+            self.write("  " + " " * w + "  " + "  ".join(h.rjust(c) for h, c in zip(heads, cw)))
+            for label, vals in rows:
+                self.write("  " + label.ljust(w) + "  " + "  ".join(x.rjust(c) for x, c in zip(vals, cw)))
+        if hidden:
+            self.write(f"  ({hidden} more counter{'s' if hidden != 1 else ''} at the start value: `view all`)")
+
+    def show_options(self, st: State) -> None:
+        d = st.decision()
+        self.write(f"P{d.player + 1}, {d.prompt}:")
+        for i, lab in enumerate(d.labels, 1):
+            self.write(f"  {i}. {lab}")
+
+    def why(self, st: State, arg: str) -> None:
+        if st.pkind != ACTION:
+            self.write("every option the rules allow here is listed; `why` explains the turn's actions")
+            return
+        missing = unavailable(st)
+        if not missing:
+            self.write("every action of this turn is allowed now")
+            return
+        if arg:
+            if arg.isdigit() and 1 <= int(arg) <= len(missing):
+                missing = [missing[int(arg) - 1]]
+            else:
+                pick = [w for w in missing if arg in (w.action, w.label)]
+                if not pick:
+                    names = ", ".join(f"{i}. {w.label}" for i, w in enumerate(missing, 1))
+                    self.write(f"'{arg}' is not an action that is refused now (refused: {names})")
+                    return
+                missing = pick
+        for i, w in enumerate(missing, 1):
+            self.write(f"{i}. {w.label} ({w.action}) is not allowed: " + "; ".join(w.reasons))
+            if w.values:
+                self.write(f"   now: {', '.join(w.values)}")
+            if w.rule:
+                self.write(f"   rule: \"{w.rule}\"")
+            if w.where:
+                self.write(f"   spec: {w.where}")
+
+
+def _short(label: str, width: int = 44) -> str:
+    return label if len(label) <= width else label[:width - 1] + "\u2026"
+
+
+def _val(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+__all__ = ["Session", "Settings", "SaveError", "read_save", "save_data", "IllegalChoice"]

@@ -1,0 +1,113 @@
+"""`rulewright explain`: a spec as readable Markdown rules.
+
+Owns rendering the spec for a reviewer: every rule's text beside the
+rulebook sentence it encodes (`rule:`), the components with their counts,
+the options, every ambiguity with its readings and default, and every
+assumption the spec had to make. It reads the checked spec; it runs nothing.
+"""
+from __future__ import annotations
+
+from ..lang.model import Code, Spec
+from .trace import rulebook_path, trace
+
+
+def _code(c: Code | None) -> str:
+    if c is None:
+        return ""
+    text = c.text.value.strip("\n")
+    return f"```\n{text}\n```\n" if "\n" in text else f"`{text}`"
+
+
+def _quote(rule: str | None) -> str:
+    return f"> {rule}\n\n" if rule else "> *(no rulebook sentence cited)*\n\n"
+
+
+def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None = None) -> str:
+    """Markdown. `verdicts`: ambiguity -> (verdict, interpretation -> verdict), from the lab."""
+    d = spec.doc.data
+    rb = spec.rulebook
+    out = [f"# {spec.name}\n"]
+    if rb:
+        out.append(f"Rulebook: *{rb.get('title', '?')}*" + (f", {rb['publisher']}" if rb.get("publisher") else "")
+                   + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
+    out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
+    out.append("## Components\n")
+    out.append(_quote(d["components"].get("rule")))
+    out.append("| card | count | starts in | properties | rulebook |\n|---|---:|---|---|---|")
+    for c in spec.cards.values():
+        props = ", ".join(f"{k}={v}" for k, v in c.props.items())
+        rule = d["components"]["cards"][c.name].get("rule", "")
+        out.append(f"| {c.label} | {c.count} | {c.zone} | {props} | {rule} |")
+    out.append(f"\nTotal: {sum(c.count for c in spec.cards.values())} cards.\n")
+    out.append("## Zones\n")
+    for z in spec.zones.values():
+        rule = d["zones"][z.name].get("rule")
+        out.append(f"- **{z.label}** (`{z.name}`, {'one per player' if z.owner == 'player' else 'shared'}, "
+                   f"{z.visibility})" + (f": \"{rule}\"" if rule else ""))
+    if spec.options:
+        out.append("\n## Options\n")
+        for o in spec.options.values():
+            out.append(f"- **{o.label}** (`{o.name}`): {', '.join(map(str, o.values))}; default {o.default}."
+                       + (f" \"{o.rule}\"" if o.rule else ""))
+    out.append("\n## Setup\n")
+    if spec.setup:
+        out.append(_quote(d["setup"].get("rule")) + _code(spec.setup))
+    out.append("\n## Turn\n")
+    out.append(_quote(d["flow"].get("rule")))
+    for name, a in spec.actions.items():
+        out.append(f"### Action: {a.label}\n")
+        out.append(_quote(a.rule))
+        if a.when:
+            out.append(f"Allowed when: {_code(a.when)}\n")
+        out.append(_code(a.do))
+    for name, p in spec.procedures.items():
+        out.append(f"### {name}\n")
+        out.append(_quote(p.rule))
+        out.append(_code(p.do))
+    out.append("\n## End\n")
+    out.append(_quote(d["end"].get("rule")))
+    if spec.end_when:
+        out.append(f"The game ends when {_code(spec.end_when)}.\n")
+    if spec.ambiguities:
+        out.append("\n## Ambiguities\n")
+        for a in spec.ambiguities.values():
+            out.append(f"### {a.name}\n")
+            out.append(f"> {a.quote}\n" + (f"\n*({a.where})*\n" if a.where else ""))
+            measured = (verdicts or {}).get(a.name)
+            for k, v in a.interpretations.items():
+                mark = " **(default)**" if k == a.default else ""
+                m = f" *(measured: {measured[1][k]})*" if measured and k in measured[1] else ""
+                out.append(f"- `{k}`{mark}: {v}{m}")
+            if a.why:
+                out.append(f"\nWhy the default: {a.why}")
+            if measured:
+                out.append(f"\n**Verdict: {measured[0]}.**")
+            out.append("")
+    if spec.assumptions:
+        out.append("\n## Assumptions (not in the rulebook)\n")
+        for k, v in spec.assumptions.items():
+            out.append(f"- **{k}**: {v}")
+    if spec.heuristic is not None:
+        out.append("\n## Heuristic (for bots, not a rule)\n")
+        why = (d.get("heuristics") or {}).get("why")
+        out.append(f"A position is worth {_code(spec.heuristic)} to player `me`." + (f" {why}" if why else ""))
+    out.extend(_traceability(spec))
+    return "\n".join(out) + "\n"
+
+
+def _traceability(spec: Spec) -> list[str]:
+    paras = trace(spec)
+    if paras is None:
+        return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
+    counts = {"encoded": 0, "flavour": 0, "not encoded": 0}
+    for p in paras:
+        counts[p.status] += 1
+    out = ["\n## Traceability\n",
+           f"`{rulebook_path(spec)}`: {len(paras)} paragraphs; {counts['encoded']} encoded by some rule, "
+           f"{counts['flavour']} flavour, **{counts['not encoded']} not accounted for**.\n",
+           "| line | rulebook | status | encoded by |", "|---:|---|---|---|"]
+    for p in paras:
+        text = p.text if len(p.text) <= 90 else p.text[:87] + "..."
+        status = f"**{p.status}**" if p.status == "not encoded" else p.status
+        out.append(f"| {p.line} | {text.replace('|', '/')} | {status} | {', '.join(p.encoded_by[:4])} |")
+    return out

@@ -1,0 +1,265 @@
+"""Running games: one with its log, or many with statistics.
+
+Owns: seating agents, playing a game to its end, and sweeps of many games
+(in this process or over a process pool) with per-game seeds derived from
+the master seed, so every number but the timings is the same for any number
+of workers. Statistics stream: a sweep keeps counts and one small record per
+game, never logs.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ..agents.registry import ScriptedAgent, make_agent
+from ..runtime.engine import DEFAULT_BUDGET, Game, Result, Status
+from .measures import measure
+from ..runtime.seeds import game_seed
+
+
+@dataclass(slots=True)
+class GameSpec:
+    """Everything a worker needs to rebuild the same game (picklable)."""
+    path: str
+    options: dict[str, Any] = field(default_factory=dict)
+    readings: dict[str, str] = field(default_factory=dict)
+    budget: int = DEFAULT_BUDGET
+    agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
+    coverage: bool = False  # count which rules, branches and readings run (slower)
+
+    def load(self) -> Game:
+        from ..runtime.pipeline import load_game
+        return load_game(self.path, self.options, self.readings, self.budget, coverage=self.coverage)
+
+    def key(self) -> str:
+        return repr((self.path, sorted(self.options.items()), sorted(self.readings.items()), self.budget,
+                     self.coverage))
+
+
+def make_agents(names: dict[int, str], players: int, seed: int) -> list:
+    return [make_agent(names.get(seat, "random"), seed, seat) for seat in range(players)]
+
+
+def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = None, *, log: bool = False,
+         check: bool = False, script: list[int] | None = None):
+    """Play one game to its end; returns the final State."""
+    seated = [ScriptedAgent(script)] * players if script is not None else make_agents(agents or {}, players, seed)
+    st = game.new_game(players, seed, log=log, check_invariants=check)
+    if not check and script is None:
+        # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
+        # nor for a script (recorded choices are input: apply() checks each of them).
+        st.auto = seated
+    while st.status is Status.RUNNING:
+        st.apply(seated[st.pplayer].pick(st))
+    return st
+
+
+def _summary(r: Result, measures: tuple = ()) -> tuple:
+    """One game in a sweep; `measures` (last, so readers by position are unaffected) are the spec's measures."""
+    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed,
+            measures)
+
+
+@dataclass(slots=True)
+class Stats:
+    """What a sweep of games measured."""
+    players: int
+    games: int = 0
+    finished: int = 0
+    stalled: int = 0
+    errors: int = 0
+    turns: Counter = field(default_factory=Counter)  # a histogram: memory stays flat however many games
+    decisions: int = 0
+    wins: list[float] = field(default_factory=list)  # per seat, ties split
+    margin_sum: float = 0.0
+    margin_n: int = 0
+    stalled_seeds: list[int] = field(default_factory=list)
+    error_samples: list[tuple[int, str]] = field(default_factory=list)
+    stall_reasons: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    measure_names: list[str] = field(default_factory=list)  # the spec's measures, in order
+    measure_labels: list[str] = field(default_factory=list)
+    measure_sums: list[float] = field(default_factory=list)  # over finished games
+    measure_min: list[float] = field(default_factory=list)
+    measure_max: list[float] = field(default_factory=list)
+
+    def add(self, s: tuple) -> None:
+        status, winners, turns, decisions, scores, reason, seed = s[:7]
+        measures = s[7] if len(s) > 7 else ()
+        if not self.wins:
+            self.wins = [0.0] * self.players
+        self.games += 1
+        self.decisions += decisions
+        if status == Status.FINISHED:
+            self.finished += 1
+            self.turns[turns] += 1
+            for w in winners:
+                self.wins[w] += 1 / len(winners)
+            if scores and len(scores) > 1:
+                top = sorted(scores, reverse=True)
+                self.margin_sum += top[0] - top[1]
+                self.margin_n += 1
+            if measures:
+                if not self.measure_sums:
+                    self.measure_sums = [0.0] * len(measures)
+                    self.measure_min = list(measures)
+                    self.measure_max = list(measures)
+                for i, v in enumerate(measures):
+                    self.measure_sums[i] += v
+                    self.measure_min[i] = min(self.measure_min[i], v)
+                    self.measure_max[i] = max(self.measure_max[i], v)
+        elif status == Status.STALLED:
+            self.stalled += 1
+            if len(self.stalled_seeds) < 10:
+                self.stalled_seeds.append(seed)
+            self.stall_reasons[reason or "?"] = self.stall_reasons.get(reason or "?", 0) + 1
+        else:
+            self.errors += 1
+            if len(self.error_samples) < 10:
+                self.error_samples.append((seed, reason or "?"))
+
+    def as_dict(self) -> dict:
+        values = sorted(self.turns)
+        n = sum(self.turns.values())
+
+        def pct(q: float) -> int:
+            if not n:
+                return 0
+            rank = min(n, max(1, math.ceil(q * n)))  # nearest-rank percentile over the histogram
+            seen = 0
+            for v in values:
+                seen += self.turns[v]
+                if seen >= rank:
+                    return v
+            return values[-1]
+        finished = max(self.finished, 1)
+        total = sum(v * c for v, c in self.turns.items())
+        return {
+            "games": self.games, "finished": self.finished, "stalled": self.stalled, "errors": self.errors,
+            "turns": {"mean": round(total / n, 3) if n else 0, "p50": pct(0.5), "p95": pct(0.95),
+                      "max": values[-1] if values else 0},
+            "wins": [round(w / finished, 4) for w in (self.wins or [0.0] * self.players)],
+            "decisions_per_game": round(self.decisions / max(self.games, 1), 2),
+            "margin": {"mean": round(self.margin_sum / self.margin_n, 3) if self.margin_n else None},
+            "stalled_seeds": self.stalled_seeds, "stall_reasons": self.stall_reasons,
+            "error_samples": [{"seed": s, "reason": r} for s, r in self.error_samples],
+            "measures": {n: {"label": lab,
+                             "mean": round(self.measure_sums[i] / self.finished, 4) if self.measure_sums else None,
+                             "min": self.measure_min[i] if self.measure_sums else None,
+                             "max": self.measure_max[i] if self.measure_sums else None}
+                         for i, (n, lab) in enumerate(zip(self.measure_names, self.measure_labels))},
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
+        }
+
+
+_worker_game: dict[str, Any] = {}
+
+
+def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
+    """Games start..stop-1 of a sweep: their summaries, and coverage counts if measured."""
+    gs, players, master, start, stop = args
+    key = gs.key()
+    if _worker_game.get("key") != key:
+        _worker_game["key"], _worker_game["game"] = key, gs.load()
+    game = _worker_game["game"]
+    before = game.hits[:]
+    out = []
+    for i in range(start, stop):
+        seed = game_seed(master, i)
+        st = play(game, players, seed, gs.agents)
+        out.append(_summary(st.result(), measure(game, st) if st.status is Status.FINISHED else ()))
+    hits = [a - b for a, b in zip(game.hits, before)] if gs.coverage else None
+    return out, hits
+
+
+def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, workers: int = 1,
+              game: Game | None = None) -> tuple[list[tuple], list[int] | None]:
+    """Per-game summaries of games start..stop-1 (in order, independent of `workers`), and coverage."""
+    chunk = max(1, min(250, (stop - start) // max(1, workers * 4) or 1))
+    tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
+    if game is not None and workers <= 1:
+        _worker_game["key"], _worker_game["game"] = gs.key(), game
+    results: list[tuple] = []
+    hits: list[int] | None = None
+    for part, h in _map(tasks, workers):
+        results.extend(part)
+        if h is not None:
+            hits = h if hits is None else [a + b for a, b in zip(hits, h)]
+    return results, hits
+
+
+class Backend:
+    """Where the games of a sweep run: this process, a process pool, or a Ray cluster."""
+
+    def __init__(self, kind: str = "local", address: str | None = None):
+        if kind not in ("local", "ray"):
+            raise ValueError(f"unknown backend '{kind}' (local or ray)")
+        self.kind, self.address = kind, address
+
+
+_backend = Backend()
+
+
+def use_backend(kind: str = "local", address: str | None = None) -> None:
+    """Run later sweeps on `kind` ("local": processes of this machine; "ray": a Ray cluster)."""
+    global _backend
+    _backend = Backend(kind, address)
+
+
+def require_ray():
+    """The ray module, or a RuntimeError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("--backend ray needs Ray: pip install 'rulewright[ray]'") from None
+    return ray
+
+
+def _map_ray(tasks: list, address: str | None) -> Iterable:
+    ray = require_ray()
+    if not ray.is_initialized():
+        # An address joins a running cluster ("auto", "ray://host:10001"); none starts a local Ray.
+        ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
+                 include_dashboard=False, configure_logging=False)
+    remote = ray.remote(_run_chunk)
+    futures = [remote.remote(t) for t in tasks]
+    for f in futures:  # in order: the same results as a local run
+        yield ray.get(f)
+
+
+def _map(tasks: list, workers: int) -> Iterable:
+    if _backend.kind == "ray":
+        yield from _map_ray(tasks, _backend.address)
+        return
+    if workers <= 1:
+        yield from map(_run_chunk, tasks)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_run_chunk, tasks)  # ordered: the same results for any worker count
+
+
+def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
+          progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
+    """Play `games` games; results are independent of `workers`."""
+    stats = Stats(players)
+    spec = (game or gs.load()).spec
+    stats.measure_names = list(spec.measures)
+    stats.measure_labels = [m.label for m in spec.measures.values()]
+    t0 = time.perf_counter()
+    chunk = max(1, min(250, games // max(1, workers * 8) or 1))
+    tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
+    if game is not None and workers <= 1:
+        _worker_game["key"], _worker_game["game"] = gs.key(), game
+    for part, _hits in _map(tasks, workers):
+        for s in part:
+            stats.add(s)
+        if progress:
+            progress(len(part))
+    stats.seconds = time.perf_counter() - t0
+    return stats

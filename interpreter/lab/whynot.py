@@ -1,0 +1,115 @@
+"""Why not: why an action of the turn is not among a player's options.
+
+Owns explaining a refusal in the spec's own words: for every action the
+current turn lists but the pending decision does not offer, the part of its
+`when:` condition that is false (split at `and`), the current values of the
+names it reads, or the `choose:` parameter that has no possible value; with
+the action's `rule:` (the rulebook sentence) and where the action stands in
+the spec. It evaluates conditions on the state without changing it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from ..lang import nodes as N
+from ..compile.compiler import ACTION, Compiler
+from ..runtime.engine import Game, State
+from ..lang.kinds import T
+
+_compilers: "WeakKeyDictionary[Game, Compiler]" = WeakKeyDictionary()
+
+
+@dataclass(slots=True)
+class WhyNot:
+    action: str  # the action's name in the spec
+    label: str
+    reasons: list[str]
+    rule: str | None
+    where: str | None  # path:line of the action in the spec
+    values: list[str] = field(default_factory=list)  # "turn.flips = 0"
+
+
+def _compiler(game: Game) -> Compiler:
+    if game not in _compilers:
+        _compilers[game] = Compiler(game.spec, game.options, game.readings)
+    return _compilers[game]
+
+
+def _conjuncts(e: N.Expr) -> list[N.Expr]:
+    if isinstance(e, N.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _readable_leaves(e: Any, out: list) -> None:
+    """Names, attributes and calls whose value helps a reader (not inside filters, not constants)."""
+    if isinstance(e, (N.Int, N.Str, N.Bool)):
+        return
+    if isinstance(e, N.Filter):
+        out.append(e)
+        return
+    if isinstance(e, N.Attr) and e.ref is not None and e.ref[0] in ("option", "reading"):
+        return
+    if isinstance(e, (N.Name, N.Attr, N.Call)) and e.ty in (T.INT, T.BOOL, T.STR, T.PLAYER, T.CARD):
+        if not (isinstance(e, N.Name) and e.ref is not None and e.ref[0] == "local"):
+            out.append(e)
+        return
+    if isinstance(e, N.Node):
+        for f in fields(e):
+            v = getattr(e, f.name)
+            if isinstance(v, N.Node):
+                _readable_leaves(v, out)
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, N.Node):
+                        _readable_leaves(x, out)
+
+
+def unavailable(state: State) -> list[WhyNot]:
+    """Every action of this turn that the pending decision does not offer, with the reason."""
+    if state.pkind != ACTION or state.popts is None:
+        return []
+    offered = {o if isinstance(o, int) else o[0] for o in state.popts}
+    out = []
+    for ai, (name, label, _params, _prog) in enumerate(state.pmeta):
+        if ai not in offered:
+            out.append(explain(state, name, label))
+    return out
+
+
+def explain(state: State, name: str, label: str) -> WhyNot:
+    g = state.g
+    a = g.spec.actions[name]
+    where = f"{a.span.path}:{a.span.line}" if a.span is not None else None
+    reasons: list[str] = []
+    values: list[str] = []
+    comp = _compiler(g)
+    if a.when is not None and a.when.ast is not None:
+        text = a.when.text.value
+        scratch = [None] * (max(a.when.n_locals, 1) + 4)
+        if not comp.condition(a.when)(state, scratch):
+            for part in _conjuncts(a.when.ast):
+                if not comp.expr(part)(state, scratch[:]):
+                    reasons.append(f"`{text[part.pos[0]:part.pos[1]].strip()}` is false")
+                    leaves: list = []
+                    _readable_leaves(part, leaves)
+                    for leaf in leaves:
+                        shown = text[leaf.pos[0]:leaf.pos[1]].strip()
+                        try:
+                            v = comp.expr(leaf)(state, scratch[:])
+                        except Exception:  # a leaf may need context the whole condition gives it
+                            continue
+                        ty = leaf.ty if leaf.ty is not None else T.ANY
+                        item = f"{shown} = {g.show(v, ty)}"
+                        if item not in values:
+                            values.append(item)
+            if not reasons:
+                reasons.append(f"`{text.strip()}` is false")
+    if not reasons:
+        for pname, pcode in a.params.items():
+            reasons.append(f"no value of `{pname}` can be chosen now (`{pcode.text.value.strip()}`)")
+        if not reasons:
+            reasons.append("the rules do not offer it at this point")
+    return WhyNot(name, label, reasons, a.rule, where, values)

@@ -1,0 +1,381 @@
+"""The spec model: a validated YAML document as typed Python objects.
+
+Owns: building `Spec` from a schema-clean `Document` (never mutating the
+user's data), numbering cards, zones and variables, and parsing every piece
+of rule text into its AST with positions. It collects every syntax error
+before it stops. Meaning (names, types) is the checker's job.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
+from ..spec.loader import Document
+from . import syntax
+
+
+@dataclass(slots=True)
+class Code:
+    """One piece of rule text: its source, its AST, where it lives in the YAML."""
+    text: Text
+    kind: str  # "block" or "condition"
+    ast: Any
+    path: tuple
+    span: Span
+    n_locals: int = 0  # set by the checker: local variable slots the code needs
+
+
+@dataclass(slots=True)
+class CardType:
+    name: str
+    label: str
+    count: int
+    zone: str
+    props: dict[str, Any]
+    first_id: int
+    span: Span | None
+
+
+@dataclass(slots=True)
+class ZoneDef:
+    name: str
+    label: str
+    owner: str  # "shared" | "player"
+    visibility: str
+    index: int  # position among the shared zones, or among the per-player zones
+    span: Span | None
+
+
+@dataclass(slots=True)
+class VarDef:
+    name: str
+    scope: str  # "global" | "player" | "turn"
+    type: str
+    start: Any
+    min: int | None
+    max: int | None
+    clamp: bool
+    label: str
+    index: int
+    span: Span | None
+    key: Any = None  # set for one value of a keyed variable (its key)
+
+
+@dataclass(slots=True)
+class KeyedVar:
+    """A variable with one value per key (`keys:`), e.g. `checks["fight"]`.
+
+    Each key's value is an ordinary variable named `name[key]` in `Spec.vars`
+    (so the runtime sees plain slots); `index` is the slot of the first key.
+    """
+    name: str
+    scope: str
+    type: str
+    keys: list[Any]
+    index: int
+    label: str
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Action:
+    name: str
+    label: str
+    rule: str | None
+    when: Code | None
+    params: dict[str, Code]
+    do: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Procedure:
+    name: str
+    params: dict[str, str]
+    do: Code
+    rule: str | None
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Function:
+    name: str
+    params: dict[str, str]
+    value: Code
+    rule: str | None
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Trigger:
+    name: str
+    zone: str
+    when: Code | None
+    do: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
+class TurnDef:
+    start: Code | None
+    actions: list[tuple[str, Span | None]]
+    end: Code | None
+
+
+@dataclass(slots=True)
+class Phase:
+    name: str
+    repeat: int
+    while_: Code | None  # checked before each repetition; the phase stops early when it fails
+    start: Code | None
+    until: Code | None
+    end: Code | None
+    turn: TurnDef
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Ambiguity:
+    name: str
+    quote: str
+    where: str | None
+    interpretations: dict[str, str]
+    default: str
+    why: str | None
+    span: Span | None
+
+
+@dataclass(slots=True)
+class OptionDef:
+    name: str
+    label: str
+    values: list[Any]
+    default: Any
+    rule: str | None
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Example:
+    name: str
+    rule: str | None
+    players: int | None
+    seed: int
+    options: dict[str, Any]
+    readings: dict[str, str]
+    given: dict[str, Any]
+    do: list[str]
+    expect: list[Code]
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Measure:
+    name: str
+    label: str
+    value: Code
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Spec:
+    doc: Document
+    name: str
+    min_players: int
+    max_players: int
+    cards: dict[str, CardType]
+    n_cards: int
+    total: int | None
+    zones: dict[str, ZoneDef]
+    n_player_zones: int
+    n_shared: int  # zone ids 0..n_shared-1; then n_player_zones per seat
+    vars: dict[str, dict[str, VarDef]]  # scope -> name -> def
+    options: dict[str, OptionDef]
+    ambiguities: dict[str, Ambiguity]
+    assumptions: dict[str, str]
+    setup: Code | None
+    first: Code | str
+    turn: TurnDef
+    phases: list[Phase]
+    actions: dict[str, Action]
+    procedures: dict[str, Procedure]
+    functions: dict[str, Function]
+    triggers: dict[str, Trigger]
+    end_when: Code | None
+    end_check: str
+    winners: Code | None
+    score: str | None
+    invariants: dict[str, Code]
+    examples: dict[str, Example]
+    rulebook: dict[str, Any] = field(default_factory=dict)
+    measures: dict[str, Measure] = field(default_factory=dict)
+    keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
+    heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
+
+
+def codes(spec: Spec) -> Iterator[Code]:
+    """Every piece of rule text of a spec (blocks and conditions, examples and measures too), each once."""
+    seen: set[int] = set()
+    todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
+                                                 "functions", "triggers", "end_when", "winners", "invariants",
+                                                 "examples", "measures", "heuristic")]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, Code):
+            yield x
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif hasattr(x, "__dataclass_fields__"):
+            todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
+
+
+class _Builder:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.errors: list[Diagnostic] = []
+
+    def span(self, *path: Any, key: bool = False) -> Span | None:
+        return self.doc.span(path, key=key)
+
+    def code(self, path: tuple, kind: str) -> Code | None:
+        value = self._get(path)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            value = "true" if value is True else "false" if value is False else str(value)
+            text = Text(value, self.doc.span(path).path, [(self.doc.span(path).line, self.doc.span(path).col)])
+        else:
+            text = self.doc.text(path)
+        try:
+            ast = syntax.parse(text, kind)
+        except SpecError as exc:
+            self.errors.extend(exc.diagnostics)
+            ast = None
+        return Code(text, kind, ast, path, self.doc.span(path))
+
+    def _get(self, path: tuple) -> Any:
+        data: Any = self.doc.data
+        for k in path:
+            if not isinstance(data, (dict, list)):
+                return None
+            try:
+                data = data[k]
+            except (KeyError, IndexError):
+                return None
+        return data
+
+    def turn(self, path: tuple) -> TurnDef:
+        t = self._get(path) or {}
+        actions = [(a, self.span(*path, "actions", i)) for i, a in enumerate(t.get("actions", []))]
+        return TurnDef(self.code(path + ("start",), "block"), actions, self.code(path + ("end",), "block"))
+
+    def build(self) -> Spec:
+        d = self.doc.data
+        game = d["game"]
+        cards: dict[str, CardType] = {}
+        next_id = 0
+        comps = d["components"]
+        defaults = dict(comps.get("defaults") or {})
+        for name, c in comps["cards"].items():
+            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
+                                   next_id, self.span("components", "cards", name, key=True))
+            next_id += c["count"]
+        zones: dict[str, ZoneDef] = {}
+        counts = {"shared": 0, "player": 0}
+        for name, z in d["zones"].items():
+            zones[name] = ZoneDef(name, z.get("label", name), z["owner"], z.get("visibility", "public"),
+                                  counts[z["owner"]], self.span("zones", name, key=True))
+            counts[z["owner"]] += 1
+        vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
+        keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
+        for scope in ("global", "player", "turn"):
+            i = 0
+            for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
+                start = v.get("start", False if v["type"] == "bool" else 0)
+                span = self.span("state", scope, name, key=True)
+                label = v.get("label", name)
+                keys = v.get("keys")
+                if keys is None:
+                    vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
+                                                bool(v.get("clamp", False)), label, i, span)
+                    i += 1
+                    continue
+                keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
+                for k in keys:
+                    vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
+                                                          v.get("max"), bool(v.get("clamp", False)),
+                                                          f"{label} ({k})", i, span, key=k)
+                    i += 1
+        options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
+                                   self.span("options", name, key=True))
+                   for name, o in (d.get("options") or {}).items()}
+        ambiguities = {name: Ambiguity(name, a["quote"], a.get("where"), dict(a["interpretations"]), a["default"],
+                                       a.get("why"), self.span("ambiguities", name, key=True))
+                       for name, a in (d.get("ambiguities") or {}).items()}
+        actions = {}
+        for name, a in (d.get("actions") or {}).items():
+            p = ("actions", name)
+            params = {k: self.code(p + ("choose", k), "condition") for k in (a.get("choose") or {})}
+            actions[name] = Action(name, a.get("label", name), a.get("rule"), self.code(p + ("when",), "condition"),
+                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True))
+        procedures = {name: Procedure(name, dict(pr.get("params") or {}), self.code(("procedures", name, "do"), "block"),
+                                      pr.get("rule"), self.span("procedures", name, key=True))
+                      for name, pr in (d.get("procedures") or {}).items()}
+        functions = {name: Function(name, dict(f.get("params") or {}), self.code(("functions", name, "value"), "condition"),
+                                    f.get("rule"), self.span("functions", name, key=True))
+                     for name, f in (d.get("functions") or {}).items()}
+        triggers = {name: Trigger(name, t["enter"], self.code(("triggers", name, "when"), "condition"),
+                                  self.code(("triggers", name, "do"), "block"), self.span("triggers", name, key=True))
+                    for name, t in (d.get("triggers") or {}).items()}
+        flow = d["flow"]
+        turn = self.turn(("flow", "turn"))
+        phases = []
+        for i, ph in enumerate(flow.get("phases") or []):
+            p = ("flow", "phases", i)
+            phases.append(Phase(ph["name"], ph.get("repeat", 1), self.code(p + ("while",), "condition"),
+                                self.code(p + ("start",), "block"),
+                                self.code(p + ("until",), "condition"), self.code(p + ("end",), "block"),
+                                self.turn(p + ("turn",)) if "turn" in ph else turn, self.span(*p)))
+        first = flow.get("first", "random")
+        first_code = first if first == "random" else self.code(("flow", "first"), "condition")
+        end = d["end"]
+        examples = {}
+        for name, ex in (d.get("examples") or {}).items():
+            p = ("examples", name)
+            examples[name] = Example(name, ex.get("rule"), ex.get("players"), ex.get("seed", 0),
+                                     dict(ex.get("options") or {}), dict(ex.get("readings") or {}),
+                                     dict(ex.get("given") or {}), list(ex.get("do") or []),
+                                     [self.code(p + ("expect", i), "condition") for i in range(len(ex["expect"]))],
+                                     self.span(*p, key=True))
+        spec = Spec(
+            doc=self.doc, name=game["name"], min_players=game["players"]["min"], max_players=game["players"]["max"],
+            cards=cards, n_cards=next_id, total=comps.get("total"), zones=zones, n_shared=counts["shared"], n_player_zones=counts["player"], vars=vars_,
+            options=options, ambiguities=ambiguities, assumptions=dict(d.get("assumptions") or {}),
+            setup=self.code(("setup", "do"), "block"), first=first_code, turn=turn, phases=phases,
+            actions=actions, procedures=procedures, functions=functions, triggers=triggers,
+            end_when=self.code(("end", "when"), "condition"), end_check=end.get("check", "end_of_turn"),
+            winners=self.code(("end", "winners"), "condition"), score=end.get("score"),
+            invariants={name: self.code(("invariants", name, "check"), "condition")
+                        for name in (d.get("invariants") or {})},
+            measures={name: Measure(name, m.get("label", name), self.code(("measures", name, "value"), "condition"),
+                                    self.span("measures", name, key=True))
+                      for name, m in (d.get("measures") or {}).items()},
+            examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
+            heuristic=self.code(("heuristics", "value"), "condition"),
+        )
+        if self.errors:
+            raise SpecError(self.errors)
+        return spec
+
+
+def build(doc: Document) -> Spec:
+    try:
+        return _Builder(doc).build()
+    finally:
+        syntax.save_cache()

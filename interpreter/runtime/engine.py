@@ -1,0 +1,761 @@
+"""The runtime: a compiled `Game` and the `State` of one game being played.
+
+Owns: the flow program (setup, phases, turns, the action decision, end of
+turn, end of game) built from the spec's flow section; the state (zones as
+lists of card ids, variables, the seeded RNG, the call stack of paused
+programs, the pending decision); the `decision()` / `apply()` protocol;
+moves, shuffles, triggers; the step budget and stall detection; clone,
+save/resume, per-player views; invariants. It never reads files or prints.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable
+
+from ..lang.builtins import RuleError
+from ..compile.codegen import EndGame, EndTurn
+from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
+from ..lang.kinds import T
+from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
+from ..lang.model import Spec
+
+DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
+
+
+class Status(StrEnum):
+    RUNNING = "running"
+    FINISHED = "finished"
+    STALLED = "stalled"
+    ERROR = "error"
+
+
+class Stalled(Exception):
+    """The game cannot go on: budget exhausted or no way forward."""
+
+
+class IllegalChoice(ValueError):
+    """apply() was given an option that is not among the legal ones."""
+
+
+class SetupError(ValueError):
+    """new_game() was asked for something the spec does not allow."""
+
+
+@dataclass(slots=True)
+class Decision:
+    """Who must choose, and among what (labels are readable, order is stable)."""
+    player: int
+    kind: str
+    prompt: str
+    labels: list[str]
+
+
+@dataclass(slots=True)
+class Start:
+    """The starting position of a player count: seats, each seat's others, cards per zone, kept zone sums."""
+    seats: list[int]
+    others: list[list[int]]
+    zones: list[list[int]]
+    zsum: list[list[int]]
+
+
+@dataclass(slots=True)
+class TurnProgram:
+    start: Program
+    end: Program
+    actions: list[tuple[str, str, list, Program]]  # name, label, parameter names, program
+
+
+@dataclass(slots=True)
+class Result:
+    status: str
+    winners: list[int]
+    turns: int
+    decisions: int
+    steps: int
+    scores: list[int] | None
+    reason: str | None
+    seed: int
+    players: int
+    choices: list[int] = field(default_factory=list)
+
+
+class Game:
+    """A spec compiled for one set of options and ambiguity readings."""
+
+    def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False):
+        self.spec = spec
+        self.options = {n: o.default for n, o in spec.options.items()}
+        self.readings = {n: a.default for n, a in spec.ambiguities.items()}
+        for k, v in (options or {}).items():
+            if k not in spec.options:
+                raise SetupError(f"unknown option '{k}' (known: {', '.join(spec.options) or 'none'})")
+            allowed = spec.options[k].values
+            v = _coerce(v, allowed)
+            if v not in allowed:
+                raise SetupError(f"option {k}={v!r} is not one of {', '.join(map(str, allowed))}")
+            self.options[k] = v
+        for k, v in (readings or {}).items():
+            if k not in spec.ambiguities:
+                raise SetupError(f"unknown ambiguity '{k}' (known: {', '.join(spec.ambiguities) or 'none'})")
+            if v not in spec.ambiguities[k].interpretations:
+                raise SetupError(f"'{v}' is not an interpretation of '{k}' "
+                                 f"(one of: {', '.join(spec.ambiguities[k].interpretations)})")
+            self.readings[k] = v
+        self.budget = budget
+        self.coverage = coverage
+        c = Compiler(spec, self.options, self.readings, coverage)
+        c.compile_all()
+        self.props = c.props
+        self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
+        self._starts: dict[int, Start] = {}
+        self.card_type = c.card_type
+        self.card_label = [spec.cards[t].label for t in c.card_type]
+        self.S, self.P = spec.n_shared, spec.n_player_zones
+        self.shared_zone_names = [z.name for z in spec.zones.values() if z.owner == "shared"]
+        self.player_zone_names = [z.name for z in spec.zones.values() if z.owner == "player"]
+        self.zone_vis = {}
+        for z in spec.zones.values():
+            self.zone_vis[(z.owner, z.index)] = z.visibility
+        self.start_zone = [spec.zones[spec.cards[t].zone].index for t in c.card_type]
+        self.gvar_start = [v.start for v in spec.vars["global"].values()]
+        self.pvar_start = [v.start for v in spec.vars["player"].values()]
+        self.tvar_start = [v.start for v in spec.vars["turn"].values()]
+        self.triggers = c.triggers
+        self.setup = c.program("setup", spec.setup)
+        self.first = None if isinstance(spec.first, str) else c.condition(spec.first)
+        self.end_when = c.condition(spec.end_when)
+        self.end_always = spec.end_check == "always"
+        self.winners_fn = c.condition(spec.winners)
+        self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
+        self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
+        self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
+                           [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
+                           [spec.end_when.n_locals if spec.end_when else 0,
+                            spec.winners.n_locals if spec.winners else 0, 1])
+        self._turns: dict[int, TurnProgram] = {}
+        self.main = self._main(c)
+        self.points = c.gen.points  # coverage points (kind, what, span), when measuring
+        self.hits = c.gen.COV
+
+    # -- the flow program ------------------------------------------------------
+    def _turn(self, c: Compiler, td) -> TurnProgram:
+        key = id(td)
+        if key not in self._turns:
+            actions = []
+            for name, _span in td.actions:
+                a = self.spec.actions[name]
+                body = a.do.ast or []
+                if (not self.coverage and len(body) == 1 and type(body[0]).__name__ == "CallStmt"
+                        and not body[0].call.args
+                        and not a.params and not self.spec.procedures[body[0].call.func].params):
+                    prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
+                else:
+                    prog = c.program(f"action {name}", a.do)
+                actions.append((name, a.label, list(a.params), prog))
+            self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
+        return self._turns[key]
+
+    def _main(self, c: Compiler) -> Program:
+        spec = self.spec
+        main = Program("flow")
+        ops: list[Callable] = []
+        phases = spec.phases or [None]
+        main.n_locals = len(phases)
+        cycles: list[Cycle] = []
+        ops.append(_call(self.setup))
+        first = self.first
+        first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
+
+        def choose_first(st, fr):
+            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
+        ops.append(choose_first)
+
+        def given(st, fr):
+            if st.hook is not None:  # an example's `given:` position
+                st.hook(st)
+        ops.append(given)
+        for k, ph in enumerate(phases):
+            repeat = ph.repeat if ph else 1
+            tp = self._turn(c, ph.turn if ph else spec.turn)
+            again = c.condition(ph.while_) if ph else None
+            start = c.program(f"phase {ph.name} start", ph.start) if ph else None
+            endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
+            name = ph.name if ph else None
+
+            def init(st, fr, k=k):
+                fr[2][k] = 0
+            ops.append(init)
+            head = len(ops)
+            ops.append(None)  # exit test, patched below
+            if ph:
+                def begin_phase(st, fr, k=k, name=name):
+                    st.phase = name
+                    if st.log is not None:
+                        st.event("phase", phase=name, round=fr[2][k] + 1)
+                ops.append(begin_phase)
+                ops.append(_call(start))
+            # The turn cycle (begin a turn, offer actions, end the turn) is generated code in `flow`.
+            cy = Cycle(start=len(ops), loop=len(ops) + 1, end_at=len(ops) + 2)
+            ops += [_in_flow] * 3
+            done = len(ops)
+            if ph:
+                ops.append(_call(endp))
+
+            def next_round(st, fr, k=k, head=head):
+                fr[2][k] += 1
+                fr[1] = head
+            ops.append(next_round)
+            exit_ = len(ops)
+
+            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
+                if fr[2][k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
+                    fr[1] = exit_
+            ops[head] = exit_test
+            turn = ph.turn if ph else spec.turn
+            cy.done = done
+            cy.turn_start = _nonempty(tp.start)
+            cy.turn_end = _nonempty(tp.end)
+            cy.whens = [self.spec.actions[n].when for n, _s in turn.actions]
+            cy.params = [list(self.spec.actions[n].params.values()) for n, _s in turn.actions]
+            cy.actions = tp.actions
+            cy.programs = [prog for *_, prog in tp.actions]
+            cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
+            cy.tvar_start = self.tvar_start
+            cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
+            cycles.append(cy)
+        ops.append(lambda st, fr: st.finish())
+        main.fn = c.gen.flow(ops, cycles, self.budget)
+        return main
+
+    def start(self, n: int) -> "Start":
+        """What every game with `n` players starts from (built once per player count)."""
+        if n not in self._starts:
+            zones: list[list[int]] = [[] for _ in range(self.S + self.P * n)]
+            for c, z in enumerate(self.start_zone):
+                zones[z].append(c)
+            self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
+                                    _zone_sums(self.sum_tables, zones))
+        return self._starts[n]
+
+    # -- playing -----------------------------------------------------------------
+    def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
+                 hook: Callable[["State"], None] | None = None) -> "State":
+        """A new game, run to its first decision. `hook` may set up a position after setup."""
+        spec = self.spec
+        if not spec.min_players <= players <= spec.max_players:
+            raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+        st = State(self, players, seed, log, check_invariants)
+        st.hook = hook
+        st.run()
+        return st
+
+    def resume(self, players: int, seed: int, choices: list[int], **kw) -> "State":
+        """Rebuild a game from its seed and choices (replay is exact)."""
+        st = self.new_game(players, seed, **kw)
+        for i in choices:
+            if st.status is not Status.RUNNING:
+                raise IllegalChoice("the saved game has more choices than the game has decisions")
+            st.apply(i)
+        return st
+
+    # -- showing values ------------------------------------------------------------
+    def zone_name(self, zid: int) -> str:
+        if zid < self.S:
+            return self.shared_zone_names[zid]
+        seat, k = divmod(zid - self.S, self.P)
+        return f"P{seat + 1}.{self.player_zone_names[k]}"
+
+    def show(self, v: Any, ty: T) -> str:
+        if ty is T.PLAYER:
+            return f"P{v + 1}"
+        if ty is T.CARD:
+            return self.card_label[v]
+        if ty is T.ZONE:
+            return self.zone_name(v)
+        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS):
+            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}[ty]
+            return ", ".join(self.show(x, el) for x in v) if v else "nothing"
+        if ty is T.BOOL:
+            return "yes" if v else "no"
+        return str(v)
+
+
+def _coerce(v: Any, allowed: list) -> Any:
+    """Command-line option values arrive as text."""
+    if isinstance(v, str):
+        for a in allowed:
+            if str(a).lower() == v.lower():
+                return a
+    return v
+
+
+def _zone_sums(tables: list[tuple], zones: list[list[int]]) -> list[list[int]]:
+    """Per kept property (its table of values per card), the sum over each zone's cards."""
+    return [[sum(map(t.__getitem__, z)) for z in zones] for t in tables]
+
+
+def _call(prog: Program) -> Callable:
+    if _nonempty(prog) is None:  # nothing to run: skip the frame
+        return _noop
+
+    def call(st, fr):
+        st.stack.append([prog, 0, [None] * prog.n_locals])
+    return call
+
+
+def _nonempty(prog: Program) -> Program | None:
+    return None if prog.code is None or not prog.code.ast else prog
+
+
+def _noop(st, fr) -> None:
+    return None
+
+
+def _in_flow(st, fr) -> None:
+    raise AssertionError("a turn cycle's step runs in the generated flow, never from the op list")
+
+
+QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
+
+
+@dataclass(slots=True)
+class Cycle:
+    """One phase's turn cycle, for `PyGen.flow`: where it sits in the op list and what it runs."""
+    start: int  # op index: begin a turn
+    loop: int  # offer the turn's actions; back here after each one
+    end_at: int  # end the turn, then begin the next one (or leave the cycle)
+    done: int = 0  # where the phase goes on when its `until` holds
+    turn_start: Program | None = None
+    turn_end: Program | None = None
+    whens: list = field(default_factory=list)  # per action: its `when` Code or None
+    params: list = field(default_factory=list)  # per action: its parameters' Code
+    actions: list = field(default_factory=list)  # the decision's meta (see TurnProgram.actions)
+    programs: list = field(default_factory=list)  # per action: the program it runs
+    until: Any = None
+    end_when: Any = None
+    end_always: bool = False
+    tvar_start: list = field(default_factory=list)
+    scratch: list = field(default_factory=list)
+    quiet_rounds: int = QUIET_ROUNDS
+    max_options: int = MAX_OPTIONS
+
+    @staticmethod
+    def stalled(st: "State") -> None:
+        raise Stalled(f"nobody had a decision to make for {QUIET_ROUNDS} rounds: no way out")
+
+    @staticmethod
+    def no_action(st: "State") -> None:
+        """Nobody can act: the turn passes. A whole round of that is a stall."""
+        st.idle += 1
+        if st.log is not None:
+            st.event("say", text=f"P{st.cur + 1} has no legal action: the turn passes.")
+        if st.idle > st.n:
+            raise Stalled("no player has a legal action")
+        st.turn_over = True
+
+    @staticmethod
+    def too_many() -> None:
+        raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
+
+
+class State:
+    """Everything that changes during one game."""
+    __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
+                 "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
+                 "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
+                 "rig", "auto", "zsum")
+
+    def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
+        self.g = g
+        self.n = n
+        self.seed = seed
+        start = g.start(n)
+        self.seats, self.others = start.seats, start.others  # shared by every game with n players: never changed
+        self.rng = random.Random(seed)
+        self.zones: list[list[int]] = [z[:] for z in start.zones]
+        self.where = g.start_zone[:]
+        self.zsum: list[list[int]] = [r[:] for r in start.zsum]
+        self.gvars = g.gvar_start[:]
+        self.pvars = [[v] * n for v in g.pvar_start]
+        self.tvars = g.tvar_start[:]
+        self.cur = 0
+        self.stack = [[g.main, 0, [None] * g.main.n_locals]]  # frames: [program, pc, locals]
+        self.pkind = -1
+        self.pplayer = -1
+        self.popts: list | None = None
+        self.pmeta: Any = None
+        self.status = Status.RUNNING
+        self.winners: list[int] = []
+        self.reason: str | None = None
+        self.turn = 0
+        self.steps = 0
+        self.decisions = 0
+        self.log: list[dict] | None = [] if log else None
+        self.choices: list[int] = []
+        self.turn_over = False
+        self.in_turn = False
+        self.idle = 0
+        self.phase: str | None = None
+        self.check = check
+        self.hook = None
+        self.quiet = 0  # turns since the last decision
+        self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
+        # Agents per seat that decide inside the run, without returning to the caller at each decision.
+        self.auto: list | None = None
+
+    def resum(self) -> None:
+        """Recount the kept per-zone sums (after something rearranged cards without moves)."""
+        self.zsum = _zone_sums(self.g.sum_tables, self.zones)
+
+    # -- protocol --------------------------------------------------------------
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        if self.status is not Status.RUNNING:
+            return None
+        kinds = {ACTION: "action", VALUE: "value", OPTION: "option", SUBSET: "subset"}
+        return Decision(self.pplayer, kinds[self.pkind], self._prompt(), self.labels())
+
+    def labels(self) -> list[str]:
+        """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
+        labels = self._labels()
+        seen: dict[str, int] = {}
+        out = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+        return out
+
+    def _labels(self) -> list[str]:
+        g = self.g
+        opts, meta, kind = self.popts or [], self.pmeta, self.pkind
+        if kind == ACTION:
+            out = []
+            for o in opts:
+                if isinstance(o, int):
+                    out.append(meta[o][1])
+                else:
+                    ai, params = o
+                    shown = ", ".join(self._show_param(meta[ai][0], k, x) for k, x in enumerate(params))
+                    out.append(f"{meta[ai][1]}: {shown}")
+            return out
+        if kind == OPTION:
+            fr = self.stack[-1]
+            out = []
+            for entry, x in opts:
+                slot, _coll, _cond, label, _start = entry
+                if slot >= 0:
+                    fr[2][slot] = x
+                out.append(label(self, fr[2]))
+            return out
+        slot, _prompt, ty = meta
+        el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
+                                               T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        return [g.show(x, el) for x in opts]
+
+    def _show_param(self, action_name: str, k: int, x: Any) -> str:
+        action = self.g.spec.actions[action_name]
+        code = list(action.params.values())[k]
+        ty = code.ast.ty if code.ast is not None else T.ANY
+        el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        return self.g.show(x, el)
+
+    def _prompt(self) -> str:
+        if self.pkind == ACTION:
+            return "your action"
+        prompt = self.pmeta[1]
+        return prompt(self, self.stack[-1][2]) if prompt else "choose"
+
+    def apply(self, i: int) -> None:
+        """Take option `i` of the pending decision and run to the next one."""
+        opts = self.popts
+        if opts is None:
+            raise IllegalChoice("the game is over" if self.status is not Status.RUNNING else "nothing to choose")
+        if type(i) is not int or not 0 <= i < len(opts):
+            raise IllegalChoice(f"option {i!r} does not exist: there are {len(opts)} options (0-{len(opts) - 1})")
+        self.take(i)
+        self.run()
+
+    def take(self, i: int) -> None:
+        """Record option `i` of the pending decision and set up what it does (without running it)."""
+        opts = self.popts
+        self.choices.append(i)
+        self.decisions += 1
+        if self.log is not None:
+            self.log_choice(i)
+        kind = self.pkind
+        o = opts[i]
+        self.popts = None
+        if kind == ACTION:
+            if type(o) is int:
+                prog = self.pmeta[o][3]
+                self.stack.append([prog, 0, [None] * prog.n_locals])
+            else:
+                ai, params = o
+                prog = self.pmeta[ai][3]
+                self.stack.append([prog, 0, [*params] + [None] * (prog.n_locals - len(params))])
+        elif kind == OPTION:
+            fr = self.stack[-1]
+            entry, x = o
+            if entry[0] >= 0:
+                fr[2][entry[0]] = x
+            fr[1] = entry[4]
+        else:
+            self.stack[-1][2][self.pmeta[0]] = o
+
+    def log_choice(self, i: int) -> None:
+        self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(self.popts))
+
+    def run(self) -> None:
+        stack = self.stack
+        try:
+            while True:
+                try:
+                    while True:
+                        fr = stack[-1]
+                        if fr[0].fn(self, fr):
+                            if self.check:
+                                self._after()
+                            return
+                except EndTurn:
+                    self.end_turn()
+                except EndGame:
+                    self.finish()
+                    return self._after()
+        except RuleError as exc:
+            self._stop(Status.ERROR, f"{exc} (in {stack[-1][0].name})")
+        except Stalled as exc:
+            self._stop(Status.STALLED, str(exc))
+        except RecursionError:
+            self._stop(Status.ERROR, f"procedures call each other too deeply (in {stack[-1][0].name})")
+        except Exception as exc:  # a case the checker let through: the game ends as an error, with its seed
+            self._stop(Status.ERROR, f"rule code failed ({type(exc).__name__}: {exc}) in {stack[-1][0].name}")
+        self._after()
+
+    def _after(self) -> None:
+        if self.check and self.status is Status.RUNNING or self.check and self.status is Status.FINISHED:
+            self.check_invariants()
+
+    def _stop(self, status: Status, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+        self.popts = None
+        if self.log is not None:
+            self.event("end", status=str(status), reason=reason, winners=[], turns=self.turn)
+
+    def check_invariants(self) -> None:
+        g = self.g
+        for name, f in g.invariants.items():
+            if f is not None and not f(self, [None] * g.scratch):
+                self._stop(Status.ERROR, f"invariant '{name}' broken")
+                return
+        seen = 0
+        for zid, z in enumerate(self.zones):
+            for c in z:
+                if self.where[c] != zid:
+                    self._stop(Status.ERROR, f"card {c} is misplaced")
+                    return
+            seen += len(z)
+        if seen != len(self.where):
+            self._stop(Status.ERROR, "cards were lost or duplicated")
+            return
+        kept = self.zsum
+        self.resum()
+        if kept != self.zsum:
+            self._stop(Status.ERROR, "the kept zone sums are out of date")
+
+    # -- called by compiled ops --------------------------------------------------
+    def ask(self, kind: int, player: int, options: list, meta: Any) -> bool:
+        g = self.g
+        if g.end_always and g.end_when is not None and g.end_when(self, [None] * g.scratch):
+            return self.finish()
+        if not options:
+            raise Stalled(f"P{player + 1} must choose but has no legal option")
+        if len(options) > MAX_OPTIONS:
+            raise RuleError(f"a decision with {len(options):,} options (the limit is {MAX_OPTIONS:,})")
+        self.steps += 1  # tick(), inline: this runs at every decision
+        if self.steps > g.budget:
+            self.steps -= 1
+            self.tick()  # raises, with steps at budget + 1 like every other way to run out
+        self.quiet = 0
+        self.pkind, self.pplayer, self.popts, self.pmeta = kind, player, options, meta
+        if self.auto is None:
+            return True
+        self.take(self.auto[player].pick(self))  # the seat's agent decides here and now
+        return None
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > self.g.budget:
+            raise Stalled(f"no end within the step budget ({self.g.budget} steps)")
+        if len(self.stack) > MAX_CALL_DEPTH:
+            raise RuleError(f"procedures and triggers call each other more than {MAX_CALL_DEPTH:,} deep")
+
+    def spend(self, n: int) -> int:
+        """Charge a loop's `n` iterations to the step budget at once; returns `n`."""
+        if n > 0:
+            if self.steps + n > self.g.budget:
+                self.steps = self.g.budget
+                self.tick()  # raises: the budget is spent
+            self.steps += n
+        return n
+
+    def end_turn(self) -> None:
+        if not self.in_turn:
+            raise RuleError("`end turn` outside a turn")
+        self.turn_over = True
+        del self.stack[1:]
+
+    def finish(self) -> bool:
+        g = self.g
+        if g.winners_fn is not None:
+            self.winners = sorted(set(g.winners_fn(self, [None] * g.scratch)))
+        elif g.score_idx is not None:
+            row = self.pvars[g.score_idx]
+            top = max(row)
+            self.winners = [p for p in self.seats if row[p] == top]
+        self.status = Status.FINISHED
+        self.popts = None
+        del self.stack[1:]
+        if self.log is not None:
+            self.event("end", status="finished", winners=self.winners, turns=self.turn,
+                       scores=self.scores())
+        return True
+
+    def scores(self) -> list[int] | None:
+        i = self.g.score_idx
+        return None if i is None else self.pvars[i][:]
+
+    def move_card(self, c: int, dst: int) -> None:
+        src = self.where[c]
+        zl = self.zones[src]
+        if zl and zl[-1] == c:
+            zl.pop()
+        else:
+            zl.remove(c)
+        self.zones[dst].append(c)
+        self.where[c] = dst
+        for j, t in enumerate(self.g.sum_tables):
+            zs = self.zsum[j]
+            zs[src] -= t[c]
+            zs[dst] += t[c]
+        if self.log is not None:
+            self.log_move([c], src, dst)
+        if self.g.triggers:
+            self._fire(dst, [c])
+
+    def log_move(self, cards: list[int], src: int, dst: int) -> None:
+        g = self.g
+        self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
+
+    def move_zone(self, src: int, dst: int) -> None:
+        cards = self.zones[src]
+        if src == dst or not cards:
+            return
+        self.zones[src] = []
+        self.zones[dst].extend(cards)
+        where = self.where
+        for c in cards:
+            where[c] = dst
+        for zs in self.zsum:
+            zs[dst] += zs[src]
+            zs[src] = 0
+        if self.log is not None:
+            self.log_move(cards, src, dst)
+        if self.g.triggers:
+            self._fire(dst, cards)
+
+    def move_cards(self, cards: list[int], dst: int) -> None:
+        for c in cards:
+            self.move_card(c, dst)
+
+    def shuffle(self, z: int) -> None:
+        self.rng.shuffle(self.zones[z])
+        if self.rig is not None:
+            self.rig(self, z)
+        if self.log is not None:
+            self.event("shuffle", zone=self.g.zone_name(z))
+
+    def _fire(self, dst: int, cards: list[int]) -> None:
+        g = self.g
+        if dst < g.S:
+            key, owner = ("shared", dst), self.cur
+        else:
+            owner, k = divmod(dst - g.S, g.P)
+            key = ("player", k)
+        found = g.triggers.get(key)
+        if not found:
+            return
+        pending = []
+        for c in cards:
+            for when, prog in found:
+                L = [None] * max(prog.n_locals, 2)
+                L[0], L[1] = c, owner
+                if when is None or when(self, L):
+                    pending.append([prog, 0, L])
+        self.stack.extend(reversed(pending))  # the first card's trigger runs first
+        if pending:  # triggers that fire each other end at the budget or the call depth
+            self.tick()
+
+    def event(self, kind: str, **data: Any) -> None:
+        self.log.append({"e": kind, **data})
+
+    # -- copies and views ----------------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        for name in State.__slots__:
+            setattr(s, name, getattr(self, name))
+        s.zones = [z[:] for z in self.zones]
+        s.where = self.where[:]
+        s.zsum = [z[:] for z in self.zsum]
+        s.gvars = self.gvars[:]
+        s.pvars = [r[:] for r in self.pvars]
+        s.tvars = self.tvars[:]
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
+        s.choices = self.choices[:]
+        s.winners = self.winners[:]
+        s.log = None
+        s.auto = None  # a copy is played by whoever made it
+        return s
+
+    def save(self) -> dict:
+        g = self.g
+        return {"spec": g.spec.name, "players": self.n, "seed": self.seed, "options": dict(g.options),
+                "readings": dict(g.readings), "choices": self.choices[:]}
+
+    def fingerprint(self) -> tuple:
+        """Everything observable about the position (for equality tests)."""
+        return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
+                self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
+                else len(self.popts or ()))
+
+    def view(self, player: int) -> dict:
+        """What `player` may see: hidden zones show only how many cards they hold."""
+        g = self.g
+        zones = {}
+        for zid, z in enumerate(self.zones):
+            if zid < g.S:
+                vis, owner = g.zone_vis[("shared", zid)], None
+            else:
+                owner, k = divmod(zid - g.S, g.P)
+                vis = g.zone_vis[("player", k)]
+            visible = vis == "public" or (vis == "owner" and owner == player)
+            zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
+        spec = g.spec
+        return {
+            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
+            "global": dict(zip(spec.vars["global"], self.gvars)),
+            "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
+            "turn_vars": dict(zip(spec.vars["turn"], self.tvars)),  # the turn's counters are public too
+            "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,
+        }
+
+    def result(self) -> Result:
+        return Result(str(self.status), self.winners[:], self.turn, self.decisions, self.steps, self.scores(),
+                      self.reason, self.seed, self.n, self.choices[:])

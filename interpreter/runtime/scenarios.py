@@ -1,0 +1,181 @@
+"""Spec examples: executable scenarios from the rulebook.
+
+Owns running a spec's `examples:` section: set up the `given` position
+(cards placed on top of zones, variables, whose turn it is, decks stacked
+to come out of their next shuffle in a known order) right after setup, make the `do` choices by their labels, then check every `expect`
+condition. A failure says which expectation failed and what the state was;
+a label that matches no option lists the options there were.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lang.builtins import RuleError
+from ..compile.compiler import Compiler
+from .engine import Game, SetupError, State, Status
+from ..lang.model import Example, Spec
+
+_ZONE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:@([0-9]+))?$")
+# a variable, a keyed variable's value (`checks[fight]`), with an optional @seat
+_VAR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]+\])?)(?:@([0-9]+))?$")
+
+
+@dataclass(slots=True)
+class Outcome:
+    name: str
+    ok: bool
+    message: str
+    rule: str | None
+
+
+class ExampleError(Exception):
+    pass
+
+
+def _given(game: Game, ex: Example):
+    spec = game.spec
+    zones = ex.given.get("zones", {})
+    vars_ = ex.given.get("vars", {})
+    first = ex.given.get("first")
+
+    def hook(st: State) -> None:
+        for src, dst in ex.given.get("clear", {}).items():
+            st.move_zone(_zone_id(game, st, src), _zone_id(game, st, dst))
+        placed: set[int] = set()
+        for zname, types in zones.items():
+            zid = _zone_id(game, st, zname)
+            wanted = []
+            for t in types:
+                if t not in spec.cards:
+                    raise ExampleError(f"given.zones.{zname}: unknown card type '{t}'")
+                ct = spec.cards[t]
+                free = [c for c in range(ct.first_id, ct.first_id + ct.count) if c not in placed]
+                # take the card nearest the bottom of its zone, to disturb the rest least
+                free.sort(key=lambda c: st.zones[st.where[c]].index(c))
+                if not free:
+                    raise ExampleError(f"given.zones.{zname}: there are only {ct.count} '{t}' cards")
+                placed.add(free[0])
+                wanted.append(free[0])
+            for c in reversed(wanted):  # listed top first
+                st.move_card(c, zid)
+        for name, value in vars_.items():
+            _set_var(spec, st, name, value)
+        stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("after_shuffle", {}).items()}
+        if stacks:
+            st.rig = _rig(spec, stacks)
+        if first is not None:
+            if not 1 <= first <= st.n:
+                raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
+            st.cur = first - 1
+    return hook
+
+
+def _rig(spec: Spec, stacks: dict[int, tuple[str, list[str]]]):
+    """After the next shuffle of each listed zone, bring the listed cards to its top (top first)."""
+    def rig(st: State, zid: int) -> None:
+        if zid not in stacks:
+            return
+        zname, types = stacks.pop(zid)
+        zone = st.zones[zid]
+        picked: list[int] = []
+        for t in types:
+            if t not in spec.cards:
+                raise RuleError(f"given.after_shuffle.{zname}: unknown card type '{t}'")
+            found = next((c for c in reversed(zone) if st.g.card_type[c] == t and c not in picked), None)
+            if found is None:
+                raise RuleError(f"given.after_shuffle.{zname}: no more '{t}' in the zone when it is shuffled")
+            picked.append(found)
+        zone[:] = [c for c in zone if c not in picked] + picked[::-1]
+    return rig
+
+
+def _zone_id(game: Game, st: State, name: str) -> int:
+    m = _ZONE.match(name)
+    z = game.spec.zones.get(m.group(1)) if m else None
+    if z is None:
+        raise ExampleError(f"given.zones: unknown zone '{name}'")
+    if z.owner == "shared":
+        return z.index
+    if not m.group(2):
+        raise ExampleError(f"given.zones: '{name}' belongs to a player: write {name}@SEAT")
+    seat = int(m.group(2)) - 1
+    if not 0 <= seat < st.n:
+        raise ExampleError(f"given.zones: seat {seat + 1} does not exist")
+    return game.S + seat * game.P + z.index
+
+
+def _set_var(spec: Spec, st: State, name: str, value) -> None:
+    m = _VAR.match(name.replace("turn.", ""))
+    if name.startswith("turn."):
+        v = spec.vars["turn"].get(name[5:])
+        if v is None:
+            raise ExampleError(f"given.vars: unknown turn variable '{name}'")
+        st.tvars[v.index] = value
+        return
+    if m and m.group(2):
+        v = spec.vars["player"].get(m.group(1))
+        if v is None:
+            raise ExampleError(f"given.vars: unknown player variable '{m.group(1)}'")
+        st.pvars[v.index][int(m.group(2)) - 1] = value
+        return
+    v = spec.vars["global"].get(name)
+    if v is None:
+        raise ExampleError(f"given.vars: unknown global variable '{name}' (player variables are written name@SEAT)")
+    st.gvars[v.index] = value
+
+
+def _pick(st: State, want: str) -> int:
+    labels = st.labels()
+    for i, lab in enumerate(labels):
+        if lab.lower() == want.lower():
+            return i
+    found = [i for i, lab in enumerate(labels) if lab.lower().startswith(want.lower())]
+    if len(found) == 1:
+        return found[0]
+    shown = "; ".join(labels)
+    if not found:
+        raise ExampleError(f"no option '{want}' for P{st.pplayer + 1}; the options were: {shown}")
+    raise ExampleError(f"'{want}' matches several options: {shown}")
+
+
+def run_example(spec: Spec, ex: Example) -> Outcome:
+    try:
+        game = Game(spec, ex.options, ex.readings)
+        players = ex.players or max(spec.min_players, 2)
+        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=_given(game, ex))
+        for want in ex.do:
+            if st.status is not Status.RUNNING:
+                raise ExampleError(f"the game ended ({st.status}: {st.reason or 'over'}) before '{want}'")
+            st.apply(_pick(st, want))
+        if st.status is Status.ERROR:
+            raise ExampleError(f"the game stopped with an error: {st.reason}")
+        comp = Compiler(spec, game.options, game.readings)
+        for code in ex.expect:
+            f = comp.condition(code)
+            try:
+                holds = f(st, [None] * max(code.n_locals, 1))
+            except RuleError as exc:
+                return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
+            if not holds:
+                return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}", ex.rule)
+        return Outcome(ex.name, True, "ok", ex.rule)
+    except (ExampleError, SetupError) as exc:
+        return Outcome(ex.name, False, str(exc), ex.rule)
+
+
+def _position(st: State) -> str:
+    g = st.g
+    spec = g.spec
+    parts = [f"P{st.cur + 1} to play", f"status {st.status}"]
+    parts += [f"{n}={v}" for n, v in zip(spec.vars["global"], st.gvars)]
+    for name, vd in spec.vars["player"].items():
+        parts.append(f"{name}=" + "/".join(str(x) for x in st.pvars[vd.index]))
+    for zid, z in enumerate(st.zones):
+        if z and zid >= g.S:
+            parts.append(f"{g.zone_name(zid)}=[{', '.join(g.card_label[c] for c in z)}]")
+    return "; ".join(parts)
+
+
+def run_examples(spec: Spec) -> list[Outcome]:
+    return [run_example(spec, ex) for ex in spec.examples.values()]
