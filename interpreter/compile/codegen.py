@@ -67,6 +67,13 @@ class PyGen:
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
+        # Locate mode (replaying a game that failed, to name the rule text): before each statement and
+        # condition, `POS[0]` records which one runs. Never on in normal play, so the hot path is unchanged.
+        self.locate = getattr(comp, "locate", False)
+        self.marks: list[tuple[Any, N.Node]] = []  # (Code, node) per mark
+        self.POS: list[int | None] = [None]
+        self.ns["POS"] = self.POS
+        self.ns["_m"] = _mark
 
     # -- tables ----------------------------------------------------------------
     def k(self, v: Any) -> str:
@@ -121,6 +128,14 @@ class PyGen:
         self.points.append((kind, what, span))
         self.COV.append(0)
         return [f"COV[{len(self.COV) - 1}] += 1"]
+
+    def mark(self, node: N.Node) -> list[str]:
+        """Locate mode: a line recording that `node` of the rule text being compiled runs now."""
+        code = self.codes[-1] if self.codes else None
+        if not self.locate or code is None:
+            return []
+        self.marks.append((code, node))
+        return [f"POS[0] = {len(self.marks) - 1}"]
 
     # -- expressions -------------------------------------------------------------
     def expr(self, e: N.Expr) -> str:
@@ -416,6 +431,8 @@ class PyGen:
         return out or ["    pass"]
 
     def stmt(self, s: N.Stmt) -> list[str]:
+        if self.locate:
+            return self.mark(s) + getattr(self, "s_" + type(s).__name__)(s)
         return getattr(self, "s_" + type(s).__name__)(s)
 
     def s_Move(self, s: N.Move) -> list[str]:
@@ -746,6 +763,7 @@ class PyGen:
             if self.comp.can_pause(s):
                 self._flush(run)
                 run = []
+                self._blocks[-1].extend(self.mark(s))
                 getattr(self, "p_" + type(s).__name__)(s)
             else:
                 run.append(s)
@@ -938,7 +956,8 @@ class PyGen:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
-        out += [f"    if pc == {start}:", "        st.turn += 1", *("        " + ln for ln in _tick(str(int(budget)))),
+        out += [f"    if pc == {start}:", "        st.turn += 1", *(["        POS[0] = None"] if self.locate else []),
+                *("        " + ln for ln in _tick(str(int(budget)))),
                 "        st.quiet += 1",
                 f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
                 f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",
@@ -975,6 +994,8 @@ class PyGen:
     def _cond(self, code) -> str:
         self.codes.append(code)
         try:
+            if self.locate:
+                return self._marked(code.ast)
             return self.expr(code.ast)
         finally:
             self.codes.pop()
@@ -989,7 +1010,7 @@ class PyGen:
             for k, p in enumerate(params):  # one loop per parameter; later ones may read earlier ones
                 self.local_names.append(dict(names))
                 self.codes.append(p)
-                head = self._loop(f"a{k}", p.ast)
+                head = self.mark(p.ast) + self._loop(f"a{k}", p.ast)
                 self.codes.pop()
                 self.local_names.pop()
                 body += [pad + ln for ln in head]
@@ -1037,7 +1058,14 @@ class PyGen:
     def expression(self, e: N.Expr) -> Callable:
         """An expression as a function `f(st, L)`."""
         name = self.fresh("E_")
+        if self.locate and self.codes and self.codes[-1] is not None and self.codes[-1].ast is e:
+            return self.define(name, f"def {name}(st, L):\n    return {self._marked(e)}\n")
         return self.define(name, f"def {name}(st, L):\n    return {self.expr(e)}\n")
+
+    def _marked(self, e: N.Expr) -> str:
+        """Locate mode: an expression that records where it is before it is evaluated."""
+        m = self.mark(e)
+        return f"(_m(POS, {m[0][9:]}) or ({self.expr(e)}))" if m else self.expr(e)
 
     def source(self) -> str:
         return "\n".join(self.defs)
@@ -1175,6 +1203,11 @@ def _first(items):
     if not items:
         raise RuleError("first of an empty list")
     return items[0]
+
+
+def _mark(pos: list, i: int) -> None:
+    """Locate mode: `i` is the rule text that runs now (returns None, so `_m(...) or x` is `x`)."""
+    pos[0] = i
 
 
 def _seat(st, k: int) -> int:

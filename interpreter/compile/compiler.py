@@ -78,8 +78,10 @@ def summed_props(spec: Spec, props: dict[str, tuple]) -> tuple[str, ...]:
 
 
 class Compiler:
-    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False):
+    def __init__(self, spec: Spec, options: dict[str, Any], readings: dict[str, str], coverage: bool = False,
+                 locate: bool = False):
         self.spec = spec
+        self.locate = locate  # record which rule text runs (runtime/faults.py replays a failed game so)
         self.options = options
         self.readings = readings
         self.coverage = coverage  # keep readings as run-time values and count what runs

@@ -86,7 +86,7 @@ class Game:
     """A spec compiled for one set of options and ambiguity readings."""
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
-                 budget: int = DEFAULT_BUDGET, coverage: bool = False):
+                 budget: int = DEFAULT_BUDGET, coverage: bool = False, locate: bool = False):
         self.spec = spec
         self.options = {n: o.default for n, o in spec.options.items()}
         self.readings = {n: a.default for n, a in spec.ambiguities.items()}
@@ -107,7 +107,7 @@ class Game:
             self.readings[k] = v
         self.budget = budget
         self.coverage = coverage
-        c = Compiler(spec, self.options, self.readings, coverage)
+        c = Compiler(spec, self.options, self.readings, coverage, locate)
         c.compile_all()
         self.props = c.props
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
@@ -140,6 +140,7 @@ class Game:
         self.main = self._main(c)
         self.points = c.gen.points  # coverage points (kind, what, span), when measuring
         self.hits = c.gen.COV
+        self.marks, self.at = c.gen.marks, c.gen.POS  # locate mode: which rule text ran last
 
     # -- the flow program ------------------------------------------------------
     def _turn(self, c: Compiler, td) -> TurnProgram:

@@ -1,0 +1,138 @@
+"""Where a game that failed went wrong: the rule text, the seed, the choices.
+
+Owns: turning a game that ended as an error (a rule did something
+impossible: the top card of an empty zone, a key that is not among a
+variable's keys, a seat that does not exist) or that ran out of its step
+budget into a positioned diagnostic: `file:line:col`, the source line with
+a caret under the rule text that was running, the seed, and the choices
+that reproduce it (`rulewright run --seed S` plays the same game).
+
+How: normal play is compiled without any bookkeeping, so nothing here costs
+anything until a game fails. A failed game is replayed from its seed and
+choices by the same spec compiled in *locate mode* (codegen records which
+statement or condition runs), which names the statement; the part of it that
+fails is then narrowed by the kind of error (the one `top(...)` of the
+statement, its one keyed index ...), else the caret spans the statement.
+
+It does not decide what counts as a failure (engine.py does) nor print
+(the faces render the diagnostic).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from ..lang import nodes as N
+from ..spec.diagnostics import Diagnostic, Severity, Span
+from .engine import DEFAULT_BUDGET, Game, IllegalChoice, SetupError, State, Status
+
+RULE_ERROR = "E520"  # a rule failed during a game
+BUDGET = "W521"  # the step budget ran out while this rule text was running
+
+# The words a run-time error starts with, and the expressions that can raise it.
+_RAISERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("top of", ("top", "last")),
+    ("bottom of", ("bottom", "first")),
+    ("first of", ("first",)),
+    ("last of", ("last",)),
+    ("seat(", ("seat",)),
+    ("range(", ("range",)),
+    ("division by zero", ("//", "%")),
+    ("a number too large", ("*",)),
+)
+
+
+@dataclass(slots=True)
+class Fault:
+    """A game that failed, where, and how to play it again."""
+    status: str  # "error" or "stalled"
+    reason: str
+    span: Span | None
+    seed: int
+    players: int
+    choices: list[int] = field(default_factory=list)
+    options: dict = field(default_factory=dict)
+    readings: dict = field(default_factory=dict)
+    path: str = "SPEC"
+    budget: int = DEFAULT_BUDGET
+
+    def diagnostic(self) -> Diagnostic:
+        """The fault as a diagnostic (`path:line:col: error[E520]: ...`), with how to reproduce it."""
+        code, sev = (RULE_ERROR, Severity.ERROR) if self.status == "error" else (BUDGET, Severity.WARNING)
+        return Diagnostic(code, self.reason, self.span, hint=self.reproduce(), note=self.choices_note(),
+                          severity=sev)
+
+    def reproduce(self) -> str:
+        """The command line that plays this game again."""
+        extra = "".join(f" --option {k}={v}" for k, v in sorted(self.options.items()))
+        extra += "".join(f" --reading {k}={v}" for k, v in sorted(self.readings.items()))
+        extra += f" --budget {self.budget}" if self.budget != DEFAULT_BUDGET else ""
+        return f"reproduce with: rulewright run {self.path} -p {self.players} --seed {self.seed}{extra}"
+
+    def choices_note(self) -> str:
+        shown = ", ".join(map(str, self.choices[-20:]))
+        more = f"... ({len(self.choices)} in all) " if len(self.choices) > 20 else ""
+        return f"after {len(self.choices)} choice(s) (option indices): {more}{shown}" if self.choices else \
+            "before the first decision"
+
+
+def locate(game: Game, st: State) -> Fault | None:
+    """The fault of a finished game `st` of `game`, positioned in the spec; None when it did not fail.
+
+    The game is replayed from its seed and choices, compiled in locate mode
+    with the same options, readings and budget."""
+    budget_out = st.status is Status.STALLED and "step budget" in (st.reason or "")
+    if st.status is not Status.ERROR and not budget_out:
+        return None
+    options = {k: v for k, v in game.options.items() if v != game.spec.options[k].default}
+    readings = {k: v for k, v in game.readings.items() if v != game.spec.ambiguities[k].default}
+    fault = Fault(str(st.status), st.reason or "", None, st.seed, st.n, list(st.choices), options, readings,
+                  game.spec.doc.path, game.budget)
+    if fault.reason.startswith("invariant '"):  # checked after a step, by the engine: the invariant is the place
+        code = game.spec.invariants.get(fault.reason.split("'")[1])
+        fault.span = code.span if code is not None else None
+        return fault
+    try:
+        probe = Game(game.spec, game.options, game.readings, game.budget, locate=True)
+        again = probe.resume(st.n, st.seed, list(st.choices), check_invariants=st.check)
+    except (IllegalChoice, SetupError, RecursionError):
+        return fault  # the replay went elsewhere (a hook set up the position): no place to show
+    if again.status is not st.status or probe.at[0] is None:
+        return fault
+    code, node = probe.marks[probe.at[0]]
+    part = narrow(node, fault.reason)
+    fault.span = code.text.locate(*part.pos)
+    return fault
+
+
+def narrow(node: N.Node, reason: str) -> N.Node:
+    """The part of a statement or condition that raised `reason`: one candidate, else the whole."""
+    kinds: tuple[str, ...] = ()
+    for start, raisers in _RAISERS:
+        if reason.startswith(start):
+            kinds = raisers
+    keyed = " is not a key of " in reason
+    found = []
+    for n in _own_nodes(node):
+        if isinstance(n, N.Call) and n.func in kinds:
+            found.append(n)
+        elif isinstance(n, N.Binary) and n.op in kinds:
+            found.append(n)
+        elif keyed and isinstance(n, N.Index) and n.ref is not None and n.ref[0] == "keyed":
+            found.append(n)
+    return found[0] if len(found) == 1 else node
+
+
+def _own_nodes(node: N.Node):
+    """The expressions of a statement itself (its conditions, values), not those of the blocks inside it."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, N.Node):
+            if isinstance(n, N.Stmt) and n is not node:
+                continue
+            yield n
+            for f in fields(n):
+                if f.name not in ("pos", "ty", "ref", "body", "orelse"):
+                    stack.append(getattr(n, f.name))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(reversed(n))
