@@ -599,6 +599,17 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
         raise Failed(f"the game stopped with an error: {final.reason}")
 
 
+@cli.command()
+def lsp() -> None:
+    """The language server, on stdio, for any editor: diagnostics as you type, completion, hover,
+    go to definition, document symbols (docs/guides/editors.md says how to set up VS Code and Neovim)."""
+    try:
+        from ..lsp.server import serve
+    except ImportError as exc:
+        raise Failed(f"the language server needs pygls and lsprotocol ({exc}): pip install -e '.[lsp]'") from None
+    serve()
+
+
 def main() -> None:
     try:
         cli(standalone_mode=True)

@@ -9,6 +9,7 @@ re-parse. It lives in the run-time stage because its product is a Game;
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from ..lang import checker, model
@@ -20,35 +21,52 @@ from .engine import DEFAULT_BUDGET, Game
 _cache: dict[str, tuple[tuple, tuple[Spec, list[Diagnostic]]]] = {}
 
 
-def check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
-    """Run every check stage; return the spec (None if it has errors) and all diagnostics."""
+def check_spec(path: str, text: str | None = None) -> tuple[Spec | None, list[Diagnostic]]:
+    """Run every check stage; return the spec (None if it has errors) and all diagnostics.
+
+    With `text`, check that YAML (an editor's unsaved buffer) as the spec at `path`."""
+    a = analyse(path, text)
+    return (a.spec if a.ok else None), a.diagnostics
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything the check stages learnt about a spec, as far as they got (editors use the partial results)."""
+    diagnostics: list[Diagnostic]
+    doc: loader.Document | None = None  # None when the YAML did not load
+    spec: Spec | None = None  # the model, checked (annotated) even when the checker found errors
+    ok: bool = False
+
+
+def analyse(path: str, text: str | None = None) -> Analysis:
+    """Run every check stage on the spec at `path` (or on `text` as that spec), keeping what each produced."""
     try:
-        return _check_spec(path)
+        return _analyse(path, text)
     except RecursionError:  # the limits on nesting should come first; this is the net under them
-        return None, [Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
-                                 hint="some part of it is nested far deeper than a spec needs")]
+        return Analysis([Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
+                                    hint="some part of it is nested far deeper than a spec needs")])
 
 
-def _check_spec(path: str) -> tuple[Spec | None, list[Diagnostic]]:
+def _analyse(path: str, text: str | None) -> Analysis:
     try:
-        doc = loader.load(path)
+        doc = loader.load(path, text=text)
     except SpecError as exc:
-        return None, exc.diagnostics
+        return Analysis(exc.diagnostics)
     diags = list(schema.check(doc))
     if diags:
-        return None, sorted(diags, key=Diagnostic.sort_key)
+        return Analysis(sorted(diags, key=Diagnostic.sort_key), doc)
     try:
         spec = model.build(doc)
     except SpecError as exc:
-        return None, exc.diagnostics
+        return Analysis(exc.diagnostics, doc)
     diags = sorted(checker.check(spec), key=Diagnostic.sort_key)
     if any(d.severity is Severity.ERROR for d in diags):
-        return None, diags
+        return Analysis(diags, doc, spec)
     try:  # compiled once with the defaults: a spec that checks also runs
         compile_game(spec)
     except SpecError as exc:
-        return None, sorted(diags + exc.diagnostics, key=Diagnostic.sort_key)
-    return spec, diags
+        return Analysis(sorted(diags + exc.diagnostics, key=Diagnostic.sort_key), doc, spec)
+    return Analysis(diags, doc, spec, True)
 
 
 def compile_game(spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,

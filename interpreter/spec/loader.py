@@ -317,14 +317,26 @@ def load_file(path: str) -> Document:
         raise SpecError([Diagnostic("E100", f"cannot read spec: {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
     except UnicodeDecodeError:
         raise SpecError([Diagnostic("E100", "the spec is not UTF-8 text", Span(path, 1, 1, 1, 2))]) from None
+    return load_source(path, source)
+
+
+def load_source(path: str, source: str) -> Document:
+    """Load YAML text held in memory as if it were the file at `path` (an editor's unsaved buffer)."""
+    if len(source) > MAX_SPEC_BYTES:
+        raise SpecError([Diagnostic(
+            "E108", f"the spec is more than {MAX_SPEC_BYTES:,} bytes", Span(path, 1, 1, 1, 2),
+            hint="a spec holds rules, not data: split it into a base and variants that `extends:` it")])
     b = _Builder(path, source)
     data = b.build()
     return Document(path, source, data, b.where, {path: source})
 
 
-def load(path: str, _seen: tuple[str, ...] = ()) -> Document:
-    """Load a spec, merging it onto its base when it says `extends:`."""
-    doc = load_file(path)
+def load(path: str, _seen: tuple[str, ...] = (), text: str | None = None) -> Document:
+    """Load a spec, merging it onto its base when it says `extends:`.
+
+    With `text`, the spec's own YAML is that text rather than the file's (its
+    bases are still read from disk, relative to `path`)."""
+    doc = load_file(path) if text is None else load_source(path, text)
     if not isinstance(doc.data, dict) or "extends" not in doc.data:
         return doc
     from .variants import merge  # local import: variants depends on Document
