@@ -69,10 +69,11 @@ class Fault:
         return f"reproduce with: rulewright run {self.path} -p {self.players} --seed {self.seed}{extra}"
 
     def choices_note(self) -> str:
+        if not self.choices:
+            return "before the first decision"
         shown = ", ".join(map(str, self.choices[-20:]))
-        more = f"... ({len(self.choices)} in all) " if len(self.choices) > 20 else ""
-        return f"after {len(self.choices)} choice(s) (option indices): {more}{shown}" if self.choices else \
-            "before the first decision"
+        which = "the last 20 " if len(self.choices) > 20 else ""
+        return f"after {len(self.choices)} choice(s); {which}option indices: {shown}"
 
 
 def locate(game: Game, st: State) -> Fault | None:

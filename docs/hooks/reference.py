@@ -1,0 +1,274 @@
+"""MkDocs hook: the language reference, generated from the code at every build, so it cannot drift.
+
+- reference/spec.md: every section and field of schema/spec.schema.json;
+- reference/language.md: every statement and expression of grammar/rules.lark, with its
+  meaning and an example from docs/reference/language.yaml;
+- reference/builtins.md: every builtin of interpreter/lang/builtins.py, signature, doc, example;
+- reference/diagnostics.md: every diagnostic code, from docs/reference/diagnostics.yaml.
+
+tests/test_docs.py imports this file to check that each page covers every field, statement,
+builtin and code (and runs the strict build). Nothing here is a page of its own.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from typing import Any, Iterator
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from interpreter.lang.builtins import BUILTINS, NAMESPACES, SPECIAL_NAMES  # noqa: E402
+from interpreter.lang.reference import grammar_rules, param_words, signature  # noqa: E402
+
+SCHEMA = os.path.join(ROOT, "schema", "spec.schema.json")
+LANGUAGE = os.path.join(ROOT, "docs", "reference", "language.yaml")
+DIAGNOSTICS = os.path.join(ROOT, "docs", "reference", "diagnostics.yaml")
+MINIMAL = "docs/examples/minimal.yaml"
+
+
+# -- the spec file: the schema -------------------------------------------------------------
+def _schema() -> dict:
+    with open(SCHEMA, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _resolve(node: dict, root: dict) -> dict:
+    while isinstance(node, dict) and "$ref" in node:
+        target: Any = root
+        for part in node["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def _type(node: dict, root: dict) -> str:
+    node = _resolve(node, root)
+    if "enum" in node:
+        return "one of " + ", ".join(f"`{v}`" for v in node["enum"])
+    t = node.get("type")
+    words = {"object": "mapping", "array": "list", "string": "text", "integer": "whole number",
+             "boolean": "true/false", "number": "number"}
+    if isinstance(t, list):
+        return " or ".join(words.get(x, x) for x in t)
+    if t == "array" and isinstance(node.get("items"), dict):
+        return f"list of {_type(node['items'], root)}"
+    if t is None and ("oneOf" in node or "anyOf" in node):
+        return " or ".join(_type(x, root) for x in node.get("oneOf", node.get("anyOf")))
+    return words.get(t, t or "any")
+
+
+def spec_fields() -> Iterator[tuple[str, str, bool, str]]:
+    """(dotted path, type, required, description) of every field; `NAME` stands for an entry's name."""
+    root = _schema()
+
+    def walk(node: dict, path: str, required: bool, depth: int) -> Iterator[tuple[str, str, bool, str]]:
+        node = _resolve(node, root)
+        if path:
+            desc = node.get("description", "")
+            if node.get("default") is not None:
+                desc += f" Default: `{node['default']}`."
+            yield path, _type(node, root), required, desc.strip()
+        if depth > 8:
+            return
+        req = set(node.get("required", []))
+        for k, sub in node.get("properties", {}).items():
+            yield from walk(sub, f"{path}.{k}" if path else k, k in req, depth + 1)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict) and (extra.get("properties") or extra.get("$ref") or extra.get("type") == "object"):
+            sub = _resolve(extra, root)
+            if sub.get("properties") or sub.get("additionalProperties"):
+                yield from _entries(sub, path, depth)
+        items = node.get("items")
+        if isinstance(items, dict):
+            sub = _resolve(items, root)
+            if sub.get("properties"):
+                req_i = set(sub.get("required", []))
+                for k, s2 in sub["properties"].items():
+                    yield from walk(s2, f"{path}[].{k}", k in req_i, depth + 2)
+
+    def _entries(sub: dict, path: str, depth: int) -> Iterator[tuple[str, str, bool, str]]:
+        req_e = set(sub.get("required", []))
+        for k, s2 in sub.get("properties", {}).items():
+            yield from walk(s2, f"{path}.NAME.{k}", k in req_e, depth + 2)
+        extra2 = sub.get("additionalProperties")
+        if isinstance(extra2, dict) and _resolve(extra2, root).get("properties"):
+            yield from _entries(_resolve(extra2, root), f"{path}.NAME", depth + 1)
+
+    seen = set()
+    for f in walk(root, "", False, 0):
+        if f[0] not in seen:
+            seen.add(f[0])
+            yield f
+
+
+def spec_page() -> str:
+    root = _schema()
+    out = ["# The spec file", "",
+           "Every section and field a spec may have, generated from `schema/spec.schema.json` at each build "
+           "(point your editor at that schema for completion of these keys; the "
+           "[language server](../guides/editors.md) adds everything inside rule text). `NAME` stands for "
+           "the name you give an entry (a zone, an action, a variable ...); `[]` for the items of a list. "
+           "Text marked *rule text* is written in the [rules language](language.md).", "",
+           f"> {root.get('description', '')}", ""]
+    section = None
+    for path, ty, required, desc in spec_fields():
+        top = path.split(".")[0].split("[")[0]
+        if top != section:
+            section = top
+            node = _resolve(root["properties"][top], root)
+            out += ["", f"## `{top}`", "", node.get("description", ""), "",
+                    "| field | type | required | meaning |", "|---|---|---|---|"]
+        if path == top:
+            out.append(f"| `{path}` | {ty} | {'yes' if required else ''} | {desc.replace('|', '/')} |")
+            continue
+        ty = ty.replace("text or whole number or true/false", "rule text") if "Rules-language" in desc else ty
+        out.append(f"| `{path}` | {ty} | {'yes' if required else ''} | {desc.replace('|', '/')} |")
+    return "\n".join(out) + "\n"
+
+
+# -- the rules language: the grammar ---------------------------------------------------------
+def _language() -> dict:
+    with open(LANGUAGE, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def grammar_statements() -> list[str]:
+    """The statements of the grammar: the alternatives of `simple_stmt` and `compound_stmt`."""
+    rules = grammar_rules()
+    out = []
+    for holder in ("simple_stmt", "compound_stmt"):
+        out += re.findall(r"[a-z_]+", rules[holder])
+    return out
+
+
+def grammar_expressions() -> list[str]:
+    """The expressions of the grammar: every alternative named with `-> alias` in the expression rules."""
+    rules = grammar_rules()
+    out = []
+    for name in ("expr", "or_expr", "and_expr", "not_expr", "comparison", "sum", "product", "unary", "postfix",
+                 "atom"):
+        for alias in re.findall(r"->\s*([a-z_]+)", rules.get(name, "")):
+            if alias not in out:
+                out.append(alias)
+    return out
+
+
+def _grammar_line(name: str) -> str:
+    rules = grammar_rules()
+    if name in rules:
+        return f"{name}: {rules[name]}"
+    for rule, body in rules.items():  # an alias: the alternative that names it
+        for alt in body.split("\n"):
+            if re.search(rf"->\s*{re.escape(name)}\b", alt):
+                return f"{rule}: ... {alt.lstrip('| ').strip()}"
+    return name
+
+
+def language_page() -> str:
+    lang = _language()
+    out = ["# Statements and expressions", "",
+           "The rules language, generated from `grammar/rules.lark` (the definition of each statement and "
+           "expression) and `docs/reference/language.yaml` (what it means, an example) at each build. "
+           "Effects (`do:`, `setup.do`, `start:`, `end:` ...) are blocks of statements, indented like Python; "
+           "conditions (`when:`, `until:`, `winners:`, `expect:` ...) are one expression. Every example below "
+           "checks as rule text of the small spec `docs/examples/minimal.yaml` (`tests/test_docs.py`).", "",
+           "Names every rule can use without declaring them: " +
+           ", ".join(f"`{n}` ({what})" for n, (_t, what) in SPECIAL_NAMES.items()) + "; and the namespaces " +
+           ", ".join(f"`{n}` ({what})" for n, what in NAMESPACES.items()) + ".", "",
+           "## Statements", ""]
+    for name in grammar_statements():
+        e = lang["statements"].get(name, {})
+        out += [f"### `{name.rstrip('_')}`", "", e.get("means", "*(not described yet: add it to "
+                                                                  "docs/reference/language.yaml)*"), "",
+                "```text", f"grammar   {_grammar_line(name)}", "```", "", "```text", e.get("example", "").rstrip(),
+                "```", ""]
+    out += ["## Expressions", "", "From the loosest to the tightest binding: `x if c else y`, `or`, `and`, `not`, "
+            "comparisons, `+ -`, `* // %`, unary `-`, then fields, indexes and calls.", ""]
+    for name in grammar_expressions():
+        e = lang["expressions"].get(name, {})
+        out += [f"### `{name.rstrip('_')}`", "", e.get("means", "*(not described yet: add it to "
+                                                                  "docs/reference/language.yaml)*"), "",
+                "```text", f"grammar   {_grammar_line(name)}", "```", "", "```text", e.get("example", "").rstrip(),
+                "```", ""]
+    out += ["## The whole grammar", "", "```text", open(os.path.join(ROOT, "grammar", "rules.lark"),
+                                                        encoding="utf-8").read().rstrip(), "```", ""]
+    return "\n".join(out)
+
+
+# -- builtins -----------------------------------------------------------------------------------
+def builtins_page() -> str:
+    out = ["# Builtins", "",
+           "Every builtin function of the rules language, generated from `interpreter/lang/builtins.py` at each "
+           "build (each example there is parsed and checked by the tests). A parameter written `PROP` is a "
+           "property name: a card property (`points`) over a list of cards, or a player variable (`chips`) "
+           "over a list of players. A zone stands wherever a list of cards may.", "",
+           "| builtin | what it gives |", "|---|---|"]
+    for n, b in BUILTINS.items():
+        out.append(f"| [`{signature(b)}`](#{n}) | {b.doc.split('. ')[0].rstrip('.')}. |")
+    for n, b in BUILTINS.items():
+        params = signature(b)[len(n) + 1:-1].replace("[", "").replace("]", "").split(", ")
+        out += ["", f"## `{n}` {{#{n}}}", "", "```text", signature(b), "```", "", b.doc, ""]
+        out += [f"- `{p}`: {w}" for p, w in zip(params, param_words(b)) if p]
+        out += ["", "```text", b.example, "```"]
+    return "\n".join(out) + "\n"
+
+
+# -- diagnostics --------------------------------------------------------------------------------
+def diagnostics() -> dict:
+    with open(DIAGNOSTICS, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+STAGES = {"1": "YAML", "2": "structure (schema)", "3": "rule syntax", "4": "meaning (names, types, references)",
+          "5": "playing (run-time, lint)", "0": "internal"}
+
+
+def diagnostics_page() -> str:
+    table = diagnostics()
+    out = ["# Diagnostics", "",
+           "Every code `rulewright check` (and `run`, `lint`, the language server) can report, generated from "
+           "`docs/reference/diagnostics.yaml` at each build. For each: a snippet that produces it and the "
+           "same snippet fixed; `tests/test_docs.py` checks both, and fails when the interpreter has a code "
+           "this page does not explain. Codes: `E1xx` YAML, `E2xx` structure, `E3xx` rule syntax, `E4xx` "
+           "meaning, `E5xx`/`W5xx` playing; `W` codes are warnings.", "",
+           f"Most snippets are variants of a small complete spec, `{MINIMAL}` (a press-your-luck game: draw "
+           "coins, stop to bank them, a bomb loses the hand); the last ones are complete specs.", "",
+           "??? note \"docs/examples/minimal.yaml\"", "", "    ```yaml"]
+    with open(os.path.join(ROOT, MINIMAL), encoding="utf-8") as fh:
+        out += ["    " + ln if ln else "" for ln in fh.read().rstrip().splitlines()]
+    out += ["    ```", "", "| code | meaning |", "|---|---|"]
+    for code, e in table.items():
+        out.append(f"| [{code}](#{code.lower()}) | {e['title']} |")
+    stage = None
+    for code, e in table.items():
+        if code[1] != stage:
+            stage = code[1]
+            out += ["", f"## {code[0]}{stage}xx: {STAGES.get(stage, '')}"]
+        out += ["", f"### {code}: {e['title']} {{#{code.lower()}}}", ""]
+        if e["stage"] == "none":
+            out += [f"No snippet shows it: {e['why']}", ""]
+            continue
+        how = {"check": "`rulewright check`", "lint": f"`rulewright lint -p {e.get('players')} --games "
+                                                      f"{e.get('games')}`",
+               "run": f"`rulewright run -p {e.get('players')} --seed {e.get('seed')}"
+                      + (f" --budget {e['budget']}`" if e.get("budget") else "`")}[e["stage"]]
+        out += [f"Reported by {how}.", "", "Bad:", "", "```yaml", f"# expect: {code}", e["bad"].rstrip(), "```", "",
+                "Fixed:", "", "```yaml", e["fixed"].rstrip(), "```", ""]
+    return "\n".join(out) + "\n"
+
+
+PAGES = {"reference/spec.md": spec_page, "reference/language.md": language_page,
+         "reference/builtins.md": builtins_page, "reference/diagnostics.md": diagnostics_page}
+
+
+def on_files(files, config):
+    from mkdocs.structure.files import File
+    for uri, make in PAGES.items():
+        files.append(File.generated(config, uri, content=make()))
+    return files
