@@ -88,3 +88,34 @@ def test_every_yaml_snippet_checks(where, text):
 
 def test_docs_have_snippets():
     assert len(SNIPPETS) > 100  # the tutorial, cookbook and diagnostics pages
+
+
+CHECKED = [(w, t) for w, t in SNIPPETS if not re.match(r"#\s*expect:", t) and "examples:" in t]
+
+
+@pytest.mark.parametrize("where, text", CHECKED, ids=[w for w, _ in CHECKED])
+def test_examples_in_snippets_pass(where, text):
+    """A snippet that shows `examples:` shows ones that pass (`rulewright test`)."""
+    from interpreter.runtime.scenarios import run_examples
+    a = analyse(os.path.join(ROOT, "snippet.yaml"), text)
+    assert a.ok
+    failed = [(o.name, o.message) for o in run_examples(a.spec) if not o.ok]
+    assert not failed, f"{where}: {failed}"
+
+
+PLAYED = [(w, t) for w, t in SNIPPETS if not re.match(r"#\s*expect:", t)
+          and (w.startswith("docs/cookbook/") or w.startswith("docs/tutorial.md"))]
+
+
+@pytest.mark.parametrize("where, text", PLAYED, ids=[w for w, _ in PLAYED])
+def test_cookbook_games_play_without_errors(where, text):
+    """The recipes are games that run: 20 random games each, none stopped by a rule error."""
+    from interpreter.lab.runner import play
+    from interpreter.runtime.engine import Status
+    from interpreter.runtime.pipeline import compile_game
+    a = analyse(os.path.join(ROOT, "snippet.yaml"), text)
+    assert a.ok
+    game = compile_game(a.spec, budget=20_000)
+    for seed in range(20):
+        st = play(game, a.spec.min_players, seed, check=True)
+        assert st.status is not Status.ERROR, f"{where}: seed {seed}: {st.reason}"
