@@ -119,3 +119,143 @@ def test_cookbook_games_play_without_errors(where, text):
     for seed in range(20):
         st = play(game, a.spec.min_players, seed, check=True)
         assert st.status is not Status.ERROR, f"{where}: seed {seed}: {st.reason}"
+
+
+# -- the reference covers the code ----------------------------------------------------------------
+def _schema_keys() -> set[str]:
+    """Every property name the schema declares, found by a plain walk (not the hook's)."""
+    import json
+    keys: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.get("properties", {}).items():
+                keys.add(k)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(json.load(open(os.path.join(ROOT, "schema", "spec.schema.json"), encoding="utf-8")))
+    return keys
+
+
+def test_spec_reference_covers_every_schema_field():
+    page = R.spec_page()
+    documented = set(re.findall(r"`([^`]+)`", page))
+    names = {seg for path in documented for seg in re.split(r"[.\[\]]+", path) if seg}
+    missing = sorted(k for k in _schema_keys() if k not in names)
+    assert not missing, f"schema fields missing from the spec reference: {missing}"
+    assert len(list(R.spec_fields())) >= 100
+
+
+def _grammar() -> str:
+    return open(os.path.join(ROOT, "grammar", "rules.lark"), encoding="utf-8").read()
+
+
+def test_language_reference_covers_every_statement_and_expression():
+    g = _grammar()
+    stmts = set()
+    for holder in ("simple_stmt", "compound_stmt"):
+        body = re.search(rf"^\?{holder}:(.*?)(?=^\S|\Z)", g, re.S | re.M).group(1)
+        stmts |= set(re.findall(r"[a-z_]+", body))
+    exprs = set(re.findall(r"->\s*([a-z_]+)", g)) - {"option_for"}  # `option for` is part of choose_option
+    lang = R._language()
+    missing = sorted(s for s in stmts if s not in lang["statements"]) + \
+        sorted(e for e in exprs if e not in lang["expressions"])
+    assert not missing, f"add these grammar rules to docs/reference/language.yaml: {missing}"
+    page = R.language_page()
+    for name in stmts | exprs:
+        assert f"### `{name.rstrip('_')}`" in page, name
+    assert "option for" in lang["statements"]["choose_option"]["example"]
+
+
+LANG_EXAMPLES = [(f"{sec}.{name}", e["example"]) for sec, table in R._language().items() for name, e in table.items()]
+
+
+@pytest.mark.parametrize("name, body", LANG_EXAMPLES, ids=[n for n, _ in LANG_EXAMPLES])
+def test_language_examples_check(name, body):
+    """Each example is rule text that checks, as a procedure of docs/examples/minimal.yaml."""
+    text = (f"extends: {R.MINIMAL}\nprocedures:\n  example:\n    do: |\n"
+            + "".join(f"      {ln}\n" for ln in body.splitlines()) + "append:\n  actions.stop.do: example()\n")
+    errors = [(d.code, d.message) for d in check_text(text) if d.severity is Severity.ERROR]
+    assert not errors, f"{name}: {errors}"
+
+
+def test_builtins_reference_covers_every_builtin():
+    from interpreter.lang.builtins import BUILTINS
+    page = R.builtins_page()
+    for name, b in BUILTINS.items():
+        assert f"## `{name}`" in page and b.example in page and b.doc in page, name
+
+
+def _codes_in_source() -> set[str]:
+    found = set()
+    for path in glob.glob(os.path.join(ROOT, "interpreter", "**", "*.py"), recursive=True):
+        found |= set(re.findall(r"[\"']([EW]\d{3})[\"']", open(path, encoding="utf-8").read()))
+    return found
+
+
+def test_every_diagnostic_code_is_documented():
+    table = R.diagnostics()
+    missing = sorted(_codes_in_source() - set(table))
+    assert not missing, (f"diagnostic codes with no entry in docs/reference/diagnostics.yaml: {missing} "
+                         "(add a title and a bad and a fixed snippet)")
+    stale = sorted(set(table) - _codes_in_source())
+    assert not stale, f"docs/reference/diagnostics.yaml documents codes the interpreter no longer has: {stale}"
+    for code, e in table.items():
+        assert e["stage"] in ("check", "run", "lint", "none"), code
+        assert (e["stage"] == "none") == ("bad" not in e or e["bad"] is None), code
+        if e["stage"] == "none":
+            assert e.get("why"), f"{code}: say why no snippet shows it"
+    page = R.diagnostics_page()
+    assert all(f"### {code}:" in page for code in table)
+
+
+DIAG = [(code, e) for code, e in R.diagnostics().items() if e["stage"] != "none"]
+
+
+def _codes(e: dict, text: str) -> tuple[list[str], list]:
+    if e["stage"] == "check":
+        diags = check_text(text)
+        return [d.code for d in diags], diags
+    from interpreter.lab.lint import lint
+    from interpreter.lab.runner import play
+    from interpreter.runtime.faults import locate
+    from interpreter.runtime.pipeline import load_game
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "spec.yaml")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        static = analyse(path, text).diagnostics
+        if e["stage"] == "run":
+            game = load_game(path, budget=e.get("budget", 200_000))
+            fault = locate(game, play(game, e["players"], e["seed"]))
+            return [d.code for d in static] + ([fault.diagnostic().code] if fault else []), static
+        found = lint(path, e["players"], e["games"], 1, {}, {})
+        return [d.code for d in found], static
+
+
+@pytest.mark.parametrize("code, entry", DIAG, ids=[c for c, _ in DIAG])
+def test_diagnostic_snippets(code, entry):
+    """The bad snippet produces its code; the fixed one does not, and has no error at all."""
+    bad, _ = _codes(entry, entry["bad"])
+    assert code in bad, f"{code}: the bad snippet gives {bad}"
+    good, diags = _codes(entry, entry["fixed"])
+    assert code not in good, f"{code}: the fixed snippet still gives it"
+    assert not [d for d in diags if d.severity is Severity.ERROR], f"{code}: the fixed snippet has errors: {good}"
+
+
+def test_strict_build(tmp_path):
+    """`mkdocs build --strict`: every page builds, every link and anchor resolves, no warning."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
+                       cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for page in ("index.html", "tutorial/index.html", "reference/diagnostics/index.html",
+                 "reference/builtins/index.html", "guides/api/index.html", "guides/cli/index.html"):
+        assert (tmp_path / "site" / page).exists(), page
+    api = (tmp_path / "site" / "guides" / "api" / "index.html").read_text(encoding="utf-8")
+    assert "Load, check and compile a spec" in api  # the docstring reference is there
+    cli = (tmp_path / "site" / "guides" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "rulewright simulate" in cli and "rulewright lsp" in cli  # the click commands are there
