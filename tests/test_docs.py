@@ -259,3 +259,13 @@ def test_strict_build(tmp_path):
     assert "Load, check and compile a spec" in api  # the docstring reference is there
     cli = (tmp_path / "site" / "guides" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "rulewright simulate" in cli and "rulewright lsp" in cli  # the click commands are there
+
+
+PYTHON = [(f"{path}:{line}", m.group(1)) for path, page in _pages() if path.startswith("docs/guides")
+          for line, m in ((page[:m.start()].count("\n") + 1, m) for m in re.finditer(r"```python\n(.*?)```", page, re.S))]
+
+
+@pytest.mark.parametrize("where, code", PYTHON, ids=[w for w, _ in PYTHON])
+def test_python_snippets_run(where, code, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, where, "exec"), {})

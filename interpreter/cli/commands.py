@@ -189,14 +189,14 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
     out.print(f"{game.spec.name}: {players} players, seed {seed}", markup=False)
     for line in narrate(st.log, verbose):
         out.print(line, markup=False)
-    if _show_fault(game, st) or st.status is Status.ERROR:
+    if _show_fault(game, st, seats) or st.status is Status.ERROR:
         raise Failed(f"the game stopped with an error: {st.reason}" if st.status is Status.ERROR else "")
 
 
-def _show_fault(game, st) -> bool:
+def _show_fault(game, st, agents: dict) -> bool:
     """A game that failed (or ran out of budget): the rule text that was running, positioned; True if shown."""
     from ..runtime.faults import locate
-    fault = locate(game, st)
+    fault = locate(game, st, agents)
     if fault is None:
         return False
     err.print(render(fault.diagnostic()), markup=False)
@@ -246,7 +246,7 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
     _stats_table(d, {**{f"--option {k}": v for k, v in opts.items()}, **{f"--reading {k}": v for k, v in reads.items()}})
     if d["error_samples"]:  # the first failed game again, to show the rule text that failed
         from ..lab.runner import play
-        _show_fault(game, play(game, players, d["error_samples"][0]["seed"], gs.agents))
+        _show_fault(game, play(game, players, d["error_samples"][0]["seed"], gs.agents), gs.agents)
 
 
 def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..spec.diagnostics import Diagnostic, Severity
 from ..runtime.engine import Status
+from ..runtime.faults import locate
 from .runner import play
 from ..runtime.seeds import game_seed
 
@@ -62,7 +63,9 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
                               hint=f"reproduce: rulewright run {path} -p {players} --seed {s}",
                               note=f"position: {position}", severity=Severity.WARNING))
     for reason, seeds in errors.items():
-        out.append(Diagnostic("W511", f"{len(seeds)} of {games} games stopped: {reason}", where,
+        fault = locate(game, play(game, players, seeds[0], check=True))  # the rule text that failed
+        out.append(Diagnostic("W511", f"{len(seeds)} of {games} games stopped: {reason}",
+                              fault.span if fault is not None and fault.span is not None else where,
                               hint=f"reproduce: rulewright run {path} -p {players} --seed {seeds[0]}",
                               severity=Severity.WARNING))
     return out

@@ -22,7 +22,8 @@ from ..lang.model import codes
 from ..lang.reference import builtin_markdown, keywords
 from ..runtime.pipeline import Analysis
 from ..spec.diagnostics import Diagnostic, SourceCache, Span
-from ..spec.loader import Document
+from ..spec.diagnostics import SpecError
+from ..spec.loader import Document, load_source
 from .names import SECTIONS_WITH_ENTRIES, Index, Name, builtin_names, path_at, rule_sentence
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -283,6 +284,13 @@ def symbols(ws: Workspace) -> list[Symbol]:
     doc = ws.doc
     if doc is None or not isinstance(doc.data, dict):
         return []
+    if doc.where.get(()) is not None and "extends:" in ws.text:
+        try:  # a variant: its own file's entries (the merged document's are mostly the base's)
+            doc = load_source(ws.path, ws.text)
+        except SpecError:
+            pass
+        if not isinstance(doc.data, dict):
+            return []
 
     def sym(name: str, kind: str, path: tuple) -> Symbol | None:
         loc = doc.where.get(path)

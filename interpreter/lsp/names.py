@@ -71,7 +71,8 @@ class Index:
             add("option", n, f"option: {v.get('values')}, default {v.get('default')}", "options", n)
         for n, v in _mapping(d, "ambiguities").items():
             v = v if isinstance(v, dict) else {}
-            add("ambiguity", n, f"ambiguity: {', '.join(map(str, _mapping(v, 'interpretations')))}; "
+            quote = f" \"{v['quote']}\"" if isinstance(v.get("quote"), str) else ""
+            add("ambiguity", n, f"ambiguity{quote}: {', '.join(map(str, _mapping(v, 'interpretations')))}; "
                                 f"default {v.get('default')}", "ambiguities", n)
         seen_props: set[str] = set()
         for n, v in _mapping(d, "components", "cards").items():

@@ -54,6 +54,7 @@ class Fault:
     readings: dict = field(default_factory=dict)
     path: str = "SPEC"
     budget: int = DEFAULT_BUDGET
+    agents: dict = field(default_factory=dict)  # seat (0-based) -> agent name, when not random
 
     def diagnostic(self) -> Diagnostic:
         """The fault as a diagnostic (`path:line:col: error[E520]: ...`), with how to reproduce it."""
@@ -66,6 +67,7 @@ class Fault:
         extra = "".join(f" --option {k}={v}" for k, v in sorted(self.options.items()))
         extra += "".join(f" --reading {k}={v}" for k, v in sorted(self.readings.items()))
         extra += f" --budget {self.budget}" if self.budget != DEFAULT_BUDGET else ""
+        extra += "".join(f" --agent {k + 1}={v}" for k, v in sorted(self.agents.items()))
         return f"reproduce with: rulewright run {self.path} -p {self.players} --seed {self.seed}{extra}"
 
     def choices_note(self) -> str:
@@ -76,8 +78,10 @@ class Fault:
         return f"after {len(self.choices)} choice(s); {which}option indices: {shown}"
 
 
-def locate(game: Game, st: State) -> Fault | None:
+def locate(game: Game, st: State, agents: dict | None = None) -> Fault | None:
     """The fault of a finished game `st` of `game`, positioned in the spec; None when it did not fail.
+
+    `agents` (seat -> agent name) only goes into the command line that reproduces the game.
 
     The game is replayed from its seed and choices, compiled in locate mode
     with the same options, readings and budget."""
@@ -87,7 +91,7 @@ def locate(game: Game, st: State) -> Fault | None:
     options = {k: v for k, v in game.options.items() if v != game.spec.options[k].default}
     readings = {k: v for k, v in game.readings.items() if v != game.spec.ambiguities[k].default}
     fault = Fault(str(st.status), st.reason or "", None, st.seed, st.n, list(st.choices), options, readings,
-                  game.spec.doc.path, game.budget)
+                  game.spec.doc.path, game.budget, dict(agents or {}))
     if fault.reason.startswith("invariant '"):  # checked after a step, by the engine: the invariant is the place
         code = game.spec.invariants.get(fault.reason.split("'")[1])
         fault.span = code.span if code is not None else None
