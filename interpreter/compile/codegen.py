@@ -72,8 +72,9 @@ class PyGen:
         self.locate = getattr(comp, "locate", False)
         self.marks: list[tuple[Any, N.Node]] = []  # (Code, node) per mark
         self.POS: list[int | None] = [None]
-        self.ns["POS"] = self.POS
-        self.ns["_m"] = _mark
+        if self.locate:  # only then: normal play's namespace is exactly as before
+            self.ns["POS"] = self.POS
+            self.ns["_m"] = _mark
 
     # -- tables ----------------------------------------------------------------
     def k(self, v: Any) -> str:
