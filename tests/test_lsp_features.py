@@ -67,3 +67,19 @@ def test_definition_of_a_builtin_is_none_and_symbols_skip_the_base():
     short = _ws("games/stun-short.yaml")
     names = [s.name for s in F.symbols(short)]
     assert names == ["extends", "set", "examples"]  # what the variant itself says, not its base
+
+
+def test_fields_follow_the_kind_of_what_is_before_the_dot():
+    ws = _ws("games/stun.yaml")
+    # `me` is a player: its variables and zones, not card properties
+    player = {i.label for i in F.complete(ws, *_at(ws, "move me.pile to me.held", "pile"))}
+    assert {"pile", "held", "chips", "seat"} <= player and "points" not in player
+    # `card` (a procedure parameter) is a card, even while the text is broken
+    line, col = _at(ws, "move card to me.pile", "card")
+    broken = ws.text.splitlines()
+    broken[line - 1] = broken[line - 1][:col - 1] + "move card."
+    text = "\n".join(broken) + "\n"
+    ws.update(text, analyse(ws.path, text))
+    assert ws.analysis.spec is None  # a syntax error now
+    card = {i.label for i in F.complete(ws, line, col + len("move card."))}
+    assert {"points", "kind", "type"} <= card and "chips" not in card

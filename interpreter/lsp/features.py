@@ -18,6 +18,8 @@ from typing import Any
 
 from ..lang import nodes as N
 from ..lang.builtins import BUILTINS, NAMESPACES, SPECIAL_NAMES
+from ..lang.kinds import T
+from ..lang.model import Spec
 from ..lang.model import codes
 from ..lang.reference import builtin_markdown, keywords
 from ..runtime.pipeline import Analysis
@@ -58,6 +60,7 @@ class Workspace:
         self.analysis: Analysis | None = None
         self.doc: Document | None = None  # the last document that loaded (names survive a broken edit)
         self.index: Index | None = None
+        self.spec: Spec | None = None  # the last model that built (its names carry their checked kinds)
         self.text = ""
 
     def update(self, text: str, analysis: Analysis) -> None:
@@ -66,6 +69,8 @@ class Workspace:
         if analysis.doc is not None:
             self.doc = analysis.doc
             self.index = Index(analysis.doc)
+        if analysis.spec is not None:
+            self.spec = analysis.spec
 
 
 # -- diagnostics -------------------------------------------------------------------
@@ -157,6 +162,20 @@ def _labels(ws: Workspace) -> list[Item]:
     return list(out.values())
 
 
+def _kind_of(ws: Workspace, path: tuple, name: str) -> T | None:
+    """The checked kind of `name` in the rule text at `path`, from the last model that built."""
+    if name in SPECIAL_NAMES:
+        return SPECIAL_NAMES[name][0]
+    if ws.spec is None:
+        return None
+    for code in codes(ws.spec):
+        if tuple(code.path) == tuple(path) and code.ast is not None:
+            for node in N.walk(code.ast):
+                if isinstance(node, N.Name) and node.id == name and node.ty in (T.PLAYER, T.CARD):
+                    return node.ty
+    return None
+
+
 def _kind_items(names: list[Name]) -> list[Item]:
     return [Item(n.name, n.kind, n.detail) for n in names]
 
@@ -186,10 +205,15 @@ def complete(ws: Workspace, line: int, col: int) -> list[Item]:
             return _kind_items(idx.of("ambiguity"))
         if q == "turn":
             return _kind_items(idx.of("turn variable"))
-        # a player's variables and zones, or a card's properties: the checker knows which, the cursor may not
-        return (_kind_items(idx.of("player variable", "player zone", "card property"))
-                + [Item("seat", "player field", "the player's seat number, from 1"),
-                   Item("type", "card field", "the card's type name")])
+        player = _kind_items(idx.of("player variable", "player zone")) + [
+            Item("seat", "player field", "the player's seat number, from 1")]
+        card = _kind_items(idx.of("card property")) + [Item("type", "card field", "the card's type name")]
+        kind = _kind_of(ws, path, q)
+        if kind is T.PLAYER:
+            return player
+        if kind is T.CARD:
+            return card
+        return player + card  # a name whose kind the checker has not seen here yet
     items = _local_names(ws, path)
     items += _kind_items(idx.of("global variable", "zone", "procedure", "function", "action", "card type"))
     items += [Item(n, "builtin", b.doc, f"{n}(") for n, b in BUILTINS.items()]
