@@ -83,3 +83,23 @@ def test_fields_follow_the_kind_of_what_is_before_the_dot():
     assert ws.analysis.spec is None  # a syntax error now
     card = {i.label for i in F.complete(ws, line, col + len("move card."))}
     assert {"points", "kind", "type"} <= card and "chips" not in card
+
+
+def test_every_feature_answers_a_document_cut_anywhere():
+    """A document cut off at any point (as while typing) never makes a feature raise."""
+    import random
+    full = open(os.path.join(ROOT, "games", "stun.yaml"), encoding="utf-8").read()
+    ws = F.Workspace(os.path.join(ROOT, "games", "stun.yaml"))
+    rng = random.Random(7)
+    for cut in sorted(rng.sample(range(len(full)), 25)):
+        text = full[:cut]
+        ws.update(text, analyse(ws.path, text))
+        F.diagnostics(ws)
+        F.symbols(ws)
+        lines = text.splitlines() or [""]
+        for _ in range(4):
+            line = rng.randrange(len(lines)) + 1
+            col = rng.randrange(len(lines[line - 1]) + 1) + 1
+            F.complete(ws, line, col)
+            F.hover(ws, line, col)
+            F.definition(ws, line, col)
