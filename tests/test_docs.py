@@ -269,3 +269,12 @@ PYTHON = [(f"{path}:{line}", m.group(1)) for path, page in _pages() if path.star
 def test_python_snippets_run(where, code, monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(code, where, "exec"), {})
+
+
+def test_field_notes_name_real_fields():
+    paths = [p for p, *_ in R.spec_fields()]
+    for key in R.field_notes():
+        if key.startswith("*."):
+            assert any(p.endswith(key[1:]) for p in paths), key
+        else:
+            assert key in paths, f"docs/reference/fields.yaml: no field {key} in the schema"

@@ -107,8 +107,26 @@ def spec_fields() -> Iterator[tuple[str, str, bool, str]]:
             yield f
 
 
+FIELDS = os.path.join(ROOT, "docs", "reference", "fields.yaml")
+
+
+def field_notes() -> dict[str, str]:
+    with open(FIELDS, encoding="utf-8") as fh:
+        return yaml.safe_load(fh) or {}
+
+
+def _note(path: str, notes: dict[str, str]) -> str:
+    if path in notes:
+        return notes[path]
+    for key, text in notes.items():
+        if key.startswith("*.") and path.endswith(key[1:]):
+            return text
+    return ""
+
+
 def spec_page() -> str:
     root = _schema()
+    notes = field_notes()
     out = ["# The spec file", "",
            "Every section and field a spec may have, generated from `schema/spec.schema.json` at each build "
            "(point your editor at that schema for completion of these keys; the "
@@ -116,19 +134,19 @@ def spec_page() -> str:
            "the name you give an entry (a zone, an action, a variable ...); `[]` for the items of a list. "
            "Text marked *rule text* is written in the [rules language](language.md).", "",
            f"> {root.get('description', '')}", ""]
-    section = None
+    groups: dict[str, list[tuple[str, str, bool, str]]] = {}
     for path, ty, required, desc in spec_fields():
-        top = path.split(".")[0].split("[")[0]
-        if top != section:
-            section = top
-            node = _resolve(root["properties"][top], root)
-            out += ["", f"## `{top}`", "", node.get("description", ""), "",
-                    "| field | type | required | meaning |", "|---|---|---|---|"]
-        if path == top:
-            out.append(f"| `{path}` | {ty} | {'yes' if required else ''} | {desc.replace('|', '/')} |")
-            continue
-        ty = ty.replace("text or whole number or true/false", "rule text") if "Rules-language" in desc else ty
-        out.append(f"| `{path}` | {ty} | {'yes' if required else ''} | {desc.replace('|', '/')} |")
+        desc = desc if desc and desc != "Rules-language text." else (_note(path, notes) or desc)
+        if desc == "Rules-language text.":
+            desc = "Rule text."
+            ty = "rule text"
+        groups.setdefault(path.split(".")[0].split("[")[0], []).append((path, ty, required, desc))
+    for top, rows in groups.items():
+        _, ty, _, desc = rows[0]
+        out += ["", f"## `{top}`", "", desc, "", f"Type: {ty}."]
+        if len(rows) > 1:
+            out += ["", "| field | type | required | meaning |", "|---|---|---|---|"]
+            out += [f"| `{p}` | {t} | {'yes' if r else ''} | {d.replace('|', '/')} |" for p, t, r, d in rows[1:]]
     return "\n".join(out) + "\n"
 
 
