@@ -103,3 +103,10 @@ def test_every_feature_answers_a_document_cut_anywhere():
             F.complete(ws, line, col)
             F.hover(ws, line, col)
             F.definition(ws, line, col)
+
+
+def test_a_name_in_a_turns_action_list_is_the_action():
+    ws = _ws("games/stun.yaml")
+    span = F.definition(ws, *_at(ws, "actions: [flip, stop]", "flip"))
+    assert span is not None and ws.text.splitlines()[span.line - 1].strip() == "flip:"
+    assert ws.text.splitlines()[span.line - 2].strip() == "actions:"  # the action, not the procedure `flip`

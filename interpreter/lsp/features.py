@@ -257,6 +257,11 @@ def resolve(ws: Workspace, line: int, col: int) -> tuple[str, Name | None]:
         return "name", idx.find(name, "player variable", "player zone", "card property")
     if name in BUILTINS and rest.lstrip().startswith("(") and idx.find(name, "function") is None:
         return "builtin", Name(name, "builtin", BUILTINS[name].doc, None)
+    path = _cursor_path(ws, line, col)
+    if "actions" in path[:-1] and path[:1] != ("actions",):  # a turn's list of actions names actions
+        found = idx.find(name, "action")
+        if found is not None:
+            return "name", found
     found = idx.find(name, "procedure", "function", "zone", "global variable", "action", "card type", "ambiguity",
                      "option", "player zone", "player variable", "turn variable", "card property", "example")
     if found is not None:
