@@ -108,6 +108,7 @@ class Table:
     def __init__(self, game: Game, settings: Settings, choices: list[int] | None = None, *,
                  max_choices: int = 5000, viewers: list[int] | None = None, bots: bool = True):
         self.g, self.s = game, settings
+        settings.options, settings.readings = dict(game.options), dict(game.readings)  # as played, defaults too
         self.max_choices = max_choices
         self.lock = threading.Lock()
         self.viewers = viewers if viewers is not None else [SPECTATOR, *range(settings.players)]
