@@ -23,6 +23,7 @@ Move and shuffle events are not narrated (the table shows the zones).
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -83,6 +84,15 @@ def all_labels(game) -> frozenset[str]:
     return frozenset(game.card_label)
 
 
+@functools.lru_cache(maxsize=256)
+def _redactor(labels: frozenset[str], hidden: frozenset[str]):
+    """A function that hides the `hidden` names in a text (every name tried longest first)."""
+    if not hidden:
+        return lambda text: text
+    pattern = re.compile("|".join(re.escape(x) for x in sorted(labels, key=len, reverse=True)))
+    return lambda text: pattern.sub(lambda m: HIDDEN if m.group(0) in hidden else m.group(0), text)
+
+
 def seat_narration(events: list[dict], rules: list[str | None], game, viewer: int,
                    seen: set[str]) -> list[dict[str, Any]]:
     """The lines `viewer` is shown for one step's events.
@@ -91,16 +101,10 @@ def seat_narration(events: list[dict], rules: list[str | None], game, viewer: in
     step; every other card name is replaced by "(hidden card)". Each line is
     {"kind", "text", "rule", "player"}.
     """
-    hide = [] if viewer == EVERYONE else sorted(all_labels(game) - seen, key=len, reverse=True)
-    known = sorted(all_labels(game), key=len, reverse=True)
-    pattern = re.compile("|".join(re.escape(x) for x in known)) if hide and known else None
-    hidden = set(hide)
-
-    def clean(text: str) -> str:
-        if pattern is None:
-            return text
-        return pattern.sub(lambda m: HIDDEN if m.group(0) in hidden else m.group(0), text)
-
+    if not any(e.get("e") in NARRATED for e in events):
+        return []
+    labels = all_labels(game)
+    clean = _redactor(labels, frozenset() if viewer == EVERYONE else labels - frozenset(seen))
     out = []
     for e, rule in zip(events, rules):
         if e.get("e") not in NARRATED:
