@@ -32,10 +32,11 @@ async function api(method, path, body, raw) {
     opts.body = raw ? body : JSON.stringify(body);
     opts.headers["content-type"] = raw ? "text/plain" : "application/json";
   }
-  const r = await fetch(path, opts);
-  let data;
+  // Every failure is shown in the error bar and answered with null (callers stop there).
+  let r, data;
+  try { r = await fetch(path, opts); } catch (e) { showError(`the table's server cannot be reached (${e})`); return null; }
   try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status}` }; }
-  if (!r.ok) { showError(data.error || `error ${r.status}`); throw new Error(data.error); }
+  if (!r.ok) { showError(data.error || `error ${r.status}`); return null; }
   showError("");
   return data;
 }
@@ -112,6 +113,7 @@ $("players").addEventListener("change", buildSeats);
 $("setup-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const g = await api("POST", "/api/games", settingsFromForm());
+  if (!g) return;
   SHOWN_VIEWER = null;
   showGame(g);
 });
@@ -121,8 +123,10 @@ $("load-file").addEventListener("change", async (ev) => {
   let data;
   try { data = JSON.parse(await f.text()); } catch (e) { showError(`${f.name} is not JSON`); return; }
   ev.target.value = "";
+  const g = await api("POST", "/api/games/load", data);
+  if (!g) return;
   SHOWN_VIEWER = null;
-  showGame(await api("POST", "/api/games/load", data));
+  showGame(g);
 });
 
 // -- the table ---------------------------------------------------------------------------
@@ -255,7 +259,7 @@ function showWhyNot(w) {
 
 async function choose(i) {
   const g = await api("POST", `/api/games/${GAME.id}/choose`, { option: i });
-  showGame(g);
+  if (g) showGame(g);
 }
 
 function showGame(g) {
@@ -272,6 +276,7 @@ function showGame(g) {
     return;
   }
   SHOWN_VIEWER = g.viewer;
+  document.body.dataset.choices = String(g.choices);  // how far the game on screen is (tests wait on it)
   renderStatus($("status"), g);
   renderDecision($("decision"), g);
   renderZones($("zones"), g);
@@ -282,14 +287,20 @@ function showGame(g) {
   $("save").href = `/api/games/${g.id}/save`;
 }
 
-$("undo").addEventListener("click", async () => { SHOWN_VIEWER = null; showGame(await api("POST", `/api/games/${GAME.id}/undo`)); });
-$("redo").addEventListener("click", async () => { SHOWN_VIEWER = null; showGame(await api("POST", `/api/games/${GAME.id}/redo`)); });
+for (const what of ["undo", "redo"]) {
+  $(what).addEventListener("click", async () => {
+    const g = await api("POST", `/api/games/${GAME.id}/${what}`);
+    if (g) { SHOWN_VIEWER = null; showGame(g); }
+  });
+}
 $("new-game").addEventListener("click", () => { $("game").hidden = true; $("setup").hidden = false; });
 
 // -- logged games -------------------------------------------------------------------------
 let LOGS = [];
 async function refreshLogs(pick) {
-  LOGS = (await api("GET", "/api/logs")).logs;
+  const d = await api("GET", "/api/logs");
+  if (!d) return;
+  LOGS = d.logs;
   const sel = $("log-pick");
   sel.replaceChildren(...LOGS.map((l) => el("option", { value: l.id, text: `${l.name} (${l.game}, ${l.players} players, seed ${l.seed})` })));
   if (pick) sel.value = pick;
@@ -319,6 +330,7 @@ function showStep() {
     const id = $("log-pick").value;
     const k = $("log-step").value;
     const g = await api("GET", `/api/logs/${encodeURIComponent(id)}?step=${k}&seat=${encodeURIComponent($("log-seat").value)}`);
+    if (!g) return;
     $("log-game").hidden = false;
     $("log-pos").textContent = `step ${g.step} of ${g.steps}`;
     renderStatus($("log-status"), g);
@@ -339,6 +351,7 @@ $("log-file").addEventListener("change", async (ev) => {
   const text = await f.text();
   ev.target.value = "";
   const r = await api("POST", `/api/logs?name=${encodeURIComponent(f.name)}`, text, true);
+  if (!r) return;
   $("log-step").value = 0;
   await refreshLogs(r.id);
 });
@@ -363,6 +376,7 @@ $("lab-form").addEventListener("submit", async (ev) => {
   const names = [...$("lab-ambiguities").querySelectorAll("input:checked")].map((x) => x.value);
   const job = await api("POST", "/api/lab", { spec: $("lab-spec").value, players: +$("lab-players").value,
     games: +$("lab-games").value, seed: +$("lab-seed").value, ambiguities: names });
+  if (!job) return;
   $("lab-start").disabled = true;
   $("lab-progress").hidden = false;
   $("lab-report").hidden = true;
@@ -370,8 +384,8 @@ $("lab-form").addEventListener("submit", async (ev) => {
 });
 
 async function pollLab(id) {
-  let job;
-  try { job = await api("GET", `/api/lab/${id}`); } catch (e) { $("lab-start").disabled = false; return; }
+  const job = await api("GET", `/api/lab/${id}`);
+  if (!job) { $("lab-start").disabled = false; return; }
   $("lab-bar").max = job.total || 1;
   $("lab-bar").value = job.done;
   $("lab-count").textContent = `${job.state}: ${job.done} of ${job.total} games per interpretation (${job.seconds} s)`;
@@ -393,7 +407,8 @@ function fieldTable(rows, skip) {
   for (const r of rows) body.append(el("tr", {}, keys.map((k) => {
     const v = r[k];
     if (k === "verdict") return el("td", {}, verdictBadge(v));
-    return el("td", { text: v === undefined ? "" : typeof v === "number" ? String(+v.toPrecision(4)) : fmt(v) });
+    if (typeof v === "number") return el("td", { class: "num", text: String(+v.toPrecision(4)) });
+    return el("td", { text: v === undefined ? "" : fmt(v) });
   })));
   t.append(body);
   return t;
@@ -411,25 +426,27 @@ function renderReport(job) {
   const summary = r.ambiguities.map((a) => Object.fromEntries(Object.entries(a).filter(([k, v]) => typeof v !== "object" || v === null)));
   box.append(el("h3", { text: "Verdicts" }), fieldTable(summary));
   for (const a of r.ambiguities) {
-    const sec = el("section", { class: "ambiguity", "data-ambiguity": a.ambiguity },
-      el("h3", {}, `${a.ambiguity}: `, verdictBadge(a.verdict)),
-      a.quote ? el("blockquote", { class: "rule", text: a.quote }) : null);
+    const readings = el("div", { class: "readings" });
     for (const it of a.interpretations || []) {
-      sec.append(el("h4", {}, `${it.interpretation} `, verdictBadge(it.verdict)), el("p", { class: "note", text: it.description || "" }));
+      readings.append(el("h4", {}, `${it.interpretation} `, verdictBadge(it.verdict)), el("p", { class: "note", text: it.description || "" }));
       const scalars = Object.fromEntries(Object.entries(it).filter(([k, v]) => !Array.isArray(v) && k !== "description"));
-      sec.append(fieldTable([scalars]));
+      readings.append(fieldTable([scalars]));
       for (const [k, v] of Object.entries(it))
-        if (Array.isArray(v) && v.length && typeof v[0] === "object") sec.append(el("h5", { text: k }), fieldTable(v));
+        if (Array.isArray(v) && v.length && typeof v[0] === "object") readings.append(el("h5", { text: k }), fieldTable(v));
     }
     const png = job.plots.find((p) => p === `${a.ambiguity}.png`);
-    if (png) sec.append(el("img", { class: "plot", src: `/api/lab/${job.id}/plots/${encodeURIComponent(png)}`, alt: `differences for ${a.ambiguity}` }));
-    box.append(sec);
+    const plot = png ? el("img", { class: "plot", src: `/api/lab/${job.id}/plots/${encodeURIComponent(png)}`, alt: `differences for ${a.ambiguity}` }) : null;
+    box.append(el("section", { class: "ambiguity", "data-ambiguity": a.ambiguity },
+      el("h3", {}, `${a.ambiguity}: `, verdictBadge(a.verdict)),
+      a.quote ? el("blockquote", { class: "rule", text: a.quote }) : null,
+      el("div", { class: "ambiguity-body" }, readings, plot)));
   }
 }
 
 // -- start ------------------------------------------------------------------------------------
 (async function init() {
   const d = await api("GET", "/api/specs");
+  if (!d) return;
   SPECS = d.specs;
   for (const id of ["spec", "lab-spec"])
     $(id).replaceChildren(...SPECS.map((s) => el("option", { value: s.id, text: `${s.name} (${s.id})` })));
