@@ -614,6 +614,8 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
         err.print(f"warning: listening on {host}: other machines can reach the table", markup=False)
     try:
         do_serve(list(specs), host, port, logs, announce=lambda line: click.echo(line))
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes Ctrl-C on
+        err.print("the table is closed", markup=False)
     except TableError as exc:
         raise Failed(str(exc)) from None
     except OSError as exc:
