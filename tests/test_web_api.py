@@ -249,6 +249,9 @@ def test_a_bot_game_may_be_watched_from_any_seat_but_a_persons_game_not(app):
     g = start(c, spec="secrets", players=2, seed=3, seats=["person", "random"])
     r = c.get(f"/api/games/{g['id']}?seat=2")
     assert r.status_code == 403 and "seat that must choose" in r.json()["error"]
+    for bad in ("0", "-1", "x", "9"):
+        r = c.get(f"/api/games/{bots['id']}?seat={bad}")
+        assert r.status_code in (400, 403) and r.json()["error"]
 
 
 # -- hidden information, read off the response bodies ----------------------------------------------
@@ -360,6 +363,13 @@ def test_a_bad_log_is_refused_with_the_reason(app, text, fragment):
     r = client(app=app).post("/api/logs?name=up.jsonl", content=text.encode())
     assert r.status_code == 400 and fragment in r.json()["error"], r.text
     assert "/tmp" not in r.json()["error"]  # the error names the upload, not the server's files
+
+
+def test_a_log_longer_than_the_cap_is_refused():
+    text, st = _log_text("tests/specs/secrets.yaml", 2, 6)
+    app = create_app(SPECS, limits=Limits(log_choices=len(st.choices) - 1), hosts=("testserver",))
+    r = client(app=app).post("/api/logs?name=long.jsonl", content=text.encode())
+    assert r.status_code == 400 and "at most" in r.json()["error"]
 
 
 def test_a_log_given_on_the_command_line_is_listed_for_every_session():

@@ -76,7 +76,7 @@ def test_play_why_not_undo_redo_and_the_table_screenshot(page, tmp_path):
     why = page.inner_text("#whynot")
     assert "Why not" in why and "meld a collection" in why and "stunt-academy.yaml:" in why
     assert "null" not in why
-    screenshot(page, "table.png", tmp_path)
+    screenshot(page, "table.png", tmp_path, full_page=True)
     page.click("#undo")
     page.wait_for_function(f"document.querySelectorAll('#log li').length === {before}")
     assert page.is_enabled("#redo")

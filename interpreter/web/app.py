@@ -48,6 +48,7 @@ class Limits:
     games_per_session: int = 8    # tables kept per session (the oldest goes first)
     logs_per_session: int = 4
     choices: int = 5000           # choices per game
+    log_choices: int = 20_000     # choices of a logged game stepped through
     body: int = 4 * 1024 * 1024   # bytes per request (a log file is uploaded whole)
     lab_jobs: int = 3             # lab runs waiting or running, over all sessions
     lab_games: int = 2000         # games per interpretation in one lab run
@@ -107,7 +108,7 @@ class TableApp:
         self.lock = threading.Lock()
         self.compiled: "OrderedDict[tuple, Game]" = OrderedDict()
         self.lab = LabJobs(self.limits.lab_jobs, self.limits.lab_games)
-        self.preloaded = [parse_log(name, text, specs, self.game) for name, text in logs]
+        self.preloaded = [parse_log(name, text, specs, self.game, self.limits.log_choices) for name, text in logs]
 
     # -- shared state --------------------------------------------------------------
     def game(self, spec_id: str, options: dict, readings: dict) -> Game:
@@ -229,7 +230,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
             return None
         if raw == "spectator":
             return SPECTATOR
-        if not raw.isdigit():
+        if not raw.isdigit() or int(raw) < 1:
             raise Bad(400, "seat must be a seat number (1-based) or 'spectator'")
         return int(raw) - 1
 
@@ -331,7 +332,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         except UnicodeDecodeError:
             raise Bad(400, "the log is not UTF-8 text") from None
         name = (request.query_params.get("name") or "uploaded log")[:120]
-        logged = await work(parse_log, name, text, specs, state.game)
+        logged = await work(parse_log, name, text, specs, state.game, lim.log_choices)
         lid = secrets.token_hex(8)
         with state.lock:
             s.logs[lid] = logged
@@ -359,7 +360,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         k = int(step) if step.isdigit() else len(logged.choices) if step == "" else -1
         raw = request.query_params.get("seat", "everyone")
         seat = EVERYONE if raw == "everyone" else SPECTATOR if raw == "spectator" else \
-            int(raw) - 1 if raw.isdigit() else -99
+            int(raw) - 1 if raw.isdigit() and int(raw) >= 1 else -99
         return respond(request, {"id": lid, **await work(logged.at, k, seat)})
 
     async def start_lab(request: Request) -> Response:

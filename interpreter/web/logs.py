@@ -48,7 +48,7 @@ class LoggedGame:
         return out
 
 
-def parse_log(name: str, text: str, specs: dict, compile_game) -> LoggedGame:
+def parse_log(name: str, text: str, specs: dict, compile_game, max_choices: int = 20_000) -> LoggedGame:
     """A log's content -> a LoggedGame; TableError says what is wrong (line numbers as in the file)."""
     fd, tmp = tempfile.mkstemp(prefix="rulewright-log-", suffix=".jsonl")
     try:
@@ -61,6 +61,8 @@ def parse_log(name: str, text: str, specs: dict, compile_game) -> LoggedGame:
             raise TableError(str(exc).replace(tmp, name)) from None
     finally:
         os.unlink(tmp)
+    if len(choices) > max_choices:
+        raise TableError(f"{name}: the log has {len(choices)} choices; the table steps through at most {max_choices}")
     by_digest = [k for k, s in specs.items() if s.digest == head.get("sha256")]
     by_name = [k for k, s in specs.items() if s.spec.name == head.get("game")]
     note = None
