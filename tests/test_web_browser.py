@@ -72,6 +72,7 @@ def test_play_why_not_undo_redo_and_the_table_screenshot(page, tmp_path):
     choose(page)
     assert page.locator("#log li").count() > before
     assert first.split(": ")[-1] in page.inner_text("[data-zone='P1.hand']")  # the course taken is in the hand
+    assert "register for an offered course" in page.inner_text("#log blockquote.rule >> nth=-1")  # the rulebook
     page.locator(".refused-action[data-action='meld']").click()
     why = page.inner_text("#whynot")
     assert "Why not" in why and "meld a collection" in why and "stunt-academy.yaml:" in why

@@ -276,6 +276,16 @@ def _counters(table: Table, view: dict) -> dict:
             "players": players}
 
 
+def _log(lines: list[dict]) -> dict:
+    """The log with each rulebook sentence sent once: `rules` lists them, a line's `rule` is an index."""
+    rules: dict[str, int] = {}
+    out = []
+    for line in lines:
+        r = line["rule"]
+        out.append({**line, "rule": None if r is None else rules.setdefault(r, len(rules))})
+    return {"log": out, "rules": list(rules)}
+
+
 def seat_json(table: Table, viewer: int) -> dict:
     """Everything the page shows for `viewer`, and nothing that seat may not see."""
     st, g = table.st, table.g
@@ -286,7 +296,7 @@ def seat_json(table: Table, viewer: int) -> dict:
     out: dict[str, Any] = {
         "game": g.spec.name, "settings": table.s.as_dict(), "viewer": viewer, "status": str(st.status),
         "turn": st.turn, "phase": st.phase, "current": st.cur, "zones": _zones(table, view, full),
-        "counters": _counters(table, view), "log": table.lines.get(viewer, []), "choices": len(st.choices),
+        "counters": _counters(table, view), **_log(table.lines.get(viewer, [])), "choices": len(st.choices),
         "note": table.note, "decision": None, "result": None,
         "can_undo": table.undo_point() is not None, "can_redo": bool(table.redo),
     }

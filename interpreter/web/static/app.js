@@ -207,19 +207,20 @@ function renderStatus(box, g, extra) {
   box.replaceChildren(...bits);
 }
 
-function renderLog(box, lines) {
+function renderLog(box, lines, rules) {
   // Each rulebook sentence is quoted in full where it first applies; later lines carry a "rule" toggle.
   box.replaceChildren();
   const quoted = new Set();
   for (const l of lines) {
     const li = el("li", { class: `ev-${l.kind}` }, el("span", { class: "text", text: l.text }));
-    if (l.rule) {
-      const q = el("blockquote", { class: "rule", text: l.rule });
-      if (quoted.has(l.rule)) {
+    const rule = l.rule === null || l.rule === undefined ? null : rules[l.rule];
+    if (rule) {
+      const q = el("blockquote", { class: "rule", text: rule });
+      if (quoted.has(rule)) {
         q.hidden = true;
-        li.append(el("button", { class: "rule-toggle", title: l.rule, text: "\u00b6", onclick: () => { q.hidden = !q.hidden; } }));
+        li.append(el("button", { class: "rule-toggle", title: rule, text: "\u00b6", onclick: () => { q.hidden = !q.hidden; } }));
       }
-      quoted.add(l.rule);
+      quoted.add(rule);
       li.append(q);
     }
     box.append(li);
@@ -281,7 +282,7 @@ function showGame(g) {
   renderDecision($("decision"), g);
   renderZones($("zones"), g);
   renderCounters($("counters"), g);
-  renderLog($("log"), g.log);
+  renderLog($("log"), g.log, g.rules);
   $("undo").disabled = !g.can_undo;
   $("redo").disabled = !g.can_redo;
   $("save").href = `/api/games/${g.id}/save`;
@@ -336,7 +337,7 @@ function showStep() {
     renderStatus($("log-status"), g);
     renderZones($("log-zones"), g);
     renderCounters($("log-counters"), g);
-    renderLog($("log-lines"), g.log);
+    renderLog($("log-lines"), g.log, g.rules);
   }, 80);
 }
 
