@@ -308,6 +308,22 @@ def test_a_seat_never_receives_a_card_it_has_not_seen(app, spec, players, seed):
     assert any("(hidden card)" in b for b in bodies)
 
 
+def test_a_blind_pick_from_a_hidden_pile_names_no_card(app):
+    c = client(app=app)
+    g = start(c, spec="secrets", players=2, seed=2, seats=["person", "random"])
+    gid = g["id"]
+    g = c.post(f"/api/games/{gid}/choose", json={"option": g["decision"]["options"].index("play a card face up")}).json()
+    g = c.post(f"/api/games/{gid}/choose", json={"option": 0}).json()  # the card to play; then P2 moves
+    assert "draw a card" in g["decision"]["options"]
+    r = c.post(f"/api/games/{gid}/choose", json={"option": g["decision"]["options"].index("draw a card")})
+    g = r.json()
+    deck = next(z for z in g["zones"] if z["id"] == "deck")
+    assert g["decision"]["prompt"] == "card to draw" and len(g["decision"]["options"]) == deck["count"] > 1
+    assert g["decision"]["options"][:2] == ["(hidden card)", "(hidden card) (2)"]
+    names = set(api.load_game("tests/specs/secrets.yaml").card_label)
+    assert not [x for x in names if x in r.text and x not in str(g["zones"])]
+
+
 def test_hot_seat_shows_each_person_only_their_own_hand(app):
     c = client(app=app)
     g = start(c, spec="secrets", players=3, seed=4, seats=["person", "person", "random"], hotseat=True)

@@ -8,7 +8,8 @@ Owns three things the table needs from a game's event log:
 - which card names a seat may see (`visible_labels`, from the engine's own
   `State.view(seat)`);
 - `seat_narration`, the one function that turns one step's events into the
-  lines a seat is shown. It words them as `rulewright run` does
+  lines a seat is shown (and `seat_texts`, the same for its options, their
+  prompt and why-not explanations). It words them as `rulewright run` does
   (cli/narrate.py) and redacts every card name the seat could not see at the
   start or at the end of the step: a spec's `say` line may print a hand
   ("hand: {me.hand}"), and another player's choice may name a hidden card.
@@ -17,8 +18,9 @@ Owns three things the table needs from a game's event log:
   that was public for a moment inside a step and hidden at both ends is
   hidden too.
 
-This is deliberately the only place where narration is redacted, so a
-seat-aware narration of the engine's (issue 18) can replace it here alone.
+This is deliberately the only place where narration and labels are
+redacted, so a seat-aware narration of the engine's (issue 18) can replace
+these two functions here alone.
 Move and shuffle events are not narrated (the table shows the zones).
 """
 from __future__ import annotations
@@ -113,3 +115,11 @@ def seat_narration(events: list[dict], rules: list[str | None], game, viewer: in
             out.append({"kind": e["e"], "text": clean(line.strip()), "rule": rule,
                         "player": e.get("player")})
     return out
+
+
+def seat_texts(texts: list[str], game, viewer: int, seen: set[str]) -> list[str]:
+    """Other texts a seat is sent (its options, their prompt, why an action is refused), with every
+    card name it cannot see now hidden: a blind pick from a hidden pile reads "(hidden card)"."""
+    labels = all_labels(game)
+    clean = _redactor(labels, frozenset() if viewer == EVERYONE else labels - frozenset(seen))
+    return [clean(t) for t in texts]

@@ -26,7 +26,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status
 from ..runtime.seeds import game_seed
-from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, visible_labels
+from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels
 
 PERSON = "person"
 SAVE_FORMAT = 1
@@ -276,6 +276,16 @@ def _counters(table: Table, view: dict) -> dict:
             "players": players}
 
 
+def _unique(labels: list[str]) -> list[str]:
+    """Labels made unique again after redaction (two hidden cards: "(hidden card)", "(hidden card) (2)")."""
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+    return out
+
+
 def _log(lines: list[dict]) -> dict:
     """The log with each rulebook sentence sent once: `rules` lists them, a line's `rule` is an index."""
     rules: dict[str, int] = {}
@@ -304,10 +314,15 @@ def seat_json(table: Table, viewer: int) -> dict:
         d = {"player": st.pplayer, "person": table.s.seats[st.pplayer] == PERSON}
         if viewer == st.pplayer and d["person"]:
             dec = st.decision()
-            d.update(prompt=dec.prompt, kind=dec.kind, options=dec.labels, refused=[])
+            seen = visible_labels(st, viewer)
+            prompt, *options = seat_texts([dec.prompt, *dec.labels], g, viewer, seen)
+            options = _unique(options)
+            d.update(prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
                 with _whynot_lock:
-                    d["refused"] = [{"action": w.action, "label": w.label, "reasons": w.reasons, "values": w.values,
+                    d["refused"] = [{"action": w.action, "label": w.label,
+                                     "reasons": seat_texts(w.reasons, g, viewer, seen),
+                                     "values": seat_texts(w.values, g, viewer, seen),
                                      "rule": w.rule, "where": w.where} for w in unavailable(st)]
         out["decision"] = d
     else:
