@@ -82,6 +82,34 @@ def visible_labels(state, viewer: int) -> set[str]:
     return out
 
 
+def visible_to_each(state, viewers: list[int]) -> dict[int, set[str]]:
+    """`visible_labels` for several viewers in one pass over the zones (the table asks at every step).
+
+    It reads the zones' visibility as `State.view` does; tests/test_web_tables.py checks that the two
+    agree on every position of whole games."""
+    g = state.g
+    labels = g.card_label
+    public: set[str] = set()
+    owned: list[set[str]] = [set() for _ in range(state.n)]
+    everything: set[str] = set()
+    for zid, z in enumerate(state.zones):
+        if not z:
+            continue
+        names = [labels[c] for c in z]
+        everything.update(names)
+        if zid < g.S:
+            vis, owner = g.zone_vis[("shared", zid)], None
+        else:
+            owner, k = divmod(zid - g.S, g.P)
+            vis = g.zone_vis[("player", k)]
+        if vis == "public":
+            public.update(names)
+        elif vis == "owner":
+            owned[owner].update(names)
+    return {v: everything if v == EVERYONE else public | owned[v] if 0 <= v < state.n else set(public)
+            for v in viewers}
+
+
 def all_labels(game) -> frozenset[str]:
     return frozenset(game.card_label)
 

@@ -26,7 +26,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status
 from ..runtime.seeds import game_seed
-from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels
+from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
 
 PERSON = "person"
 SAVE_FORMAT = 1
@@ -128,7 +128,7 @@ class Table:
         self.st.log = RuleTagger(self.st, self.st.log)
         self.choosers: list[int] = []  # the seat that made each choice
         self.lines: dict[int, list[dict]] = {v: [] for v in self.viewers}
-        self._seen = {v: visible_labels(self.st, v) for v in self.viewers}
+        self._seen = visible_to_each(self.st, self.viewers)
         self._told = 0
         self._narrate()
         for i in choices:
@@ -155,10 +155,10 @@ class Table:
         log = self.st.log
         new, rules = log[self._told:], log.rules[self._told:]
         self._told = len(log)
+        now = visible_to_each(self.st, self.viewers)
         for v in self.viewers:
-            now = visible_labels(self.st, v)
-            self.lines[v].extend(seat_narration(new, rules, self.g, v, self._seen[v] | now))
-            self._seen[v] = now
+            self.lines[v].extend(seat_narration(new, rules, self.g, v, self._seen[v] | now[v]))
+        self._seen = now
 
     def pending_person(self) -> int | None:
         st = self.st
