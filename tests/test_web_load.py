@@ -18,7 +18,7 @@ httpx = pytest.importorskip("httpx")
 from interpreter.web.app import Limits, create_app  # noqa: E402
 from web_helpers import running  # noqa: E402
 
-SESSIONS = 10
+SESSIONS = 16
 GAMES = 3
 ROUNDS = 4
 
