@@ -445,3 +445,15 @@ def test_lab_runs_are_bounded():
     second = c.post("/api/lab", json={"spec": "stun", "players": 2, "games": 10})
     assert second.status_code == 429 and "already waiting or running" in second.json()["error"]
     app.state.table.lab.close()
+
+
+def test_a_game_goes_onto_the_slider_when_it_is_over_or_of_bots_only(app):
+    c = client(app=app)
+    bots = start(c, spec="secrets", players=2, seed=3, seats=["random", "random"])
+    r = c.post(f"/api/games/{bots['id']}/replay")
+    assert r.status_code == 201 and r.json()["steps"] == bots["choices"]
+    step = c.get(f"/api/logs/{r.json()['id']}?step={bots['choices']}&seat=spectator").json()
+    assert step["result"] == bots["result"] and step["zones"] == bots["zones"]
+    g = start(c, spec="secrets", players=2, seed=3, seats=["person", "random"])
+    r = c.post(f"/api/games/{g['id']}/replay")
+    assert r.status_code == 403 and "once it is over" in r.json()["error"]

@@ -184,3 +184,17 @@ def test_the_lab_runs_from_the_page_and_shows_its_report(page, tmp_path):
     page.wait_for_function("[...document.querySelectorAll('img.plot')].every(i => i.complete && i.naturalWidth > 0)")
     assert page.locator("img.plot").count() == 2
     screenshot(page, "lab.png", tmp_path)
+
+
+def test_a_bot_game_is_watched_from_any_seat_and_stepped_through(page):
+    new_game(page, "secrets", 2, 6, ["random", "greedy"])
+    assert "Game over" in page.inner_text("#status")
+    assert page.is_visible("#watch")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 1  # a spectator first
+    page.select_option("#watch-seat", "1")
+    page.wait_for_function("document.getElementById('status').textContent.includes('viewing as P1')")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 0
+    page.click("#to-slider")
+    page.wait_for_selector("#logs:not([hidden]) #log-game:not([hidden])")
+    page.wait_for_function("/^step \\d+ of \\d+$/.test(document.getElementById('log-pos').textContent)")
+    assert page.inner_text("#log-pick").startswith("game ")

@@ -31,7 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..agents.registry import AGENTS
-from ..runtime.engine import Game, SetupError
+from ..runtime.engine import Game, SetupError, Status
 from ..runtime.gamelog import spec_digest
 from ..runtime.pipeline import compile_game, load_spec
 from .labjobs import LabBusy, LabJobs
@@ -303,6 +303,22 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                 return view(t)
         return respond(request, {"id": request.path_params["gid"], **await work(do)})
 
+    async def replay_game(request: Request) -> Response:
+        """A finished game, or a game of bots only, onto the log slider (a person's game in play would
+        show the other seats' cards)."""
+        s = open_session(request)
+        t = table_of(s, request)
+        with t.lock:
+            if t.s.persons and t.st.status is Status.RUNNING:
+                raise Bad(403, "a game with people can be stepped through once it is over")
+            logged = LoggedGame(f"game {request.path_params['gid']}", t.s.spec, t.g, t.s, t.st.choices[:], None)
+        lid = secrets.token_hex(8)
+        with state.lock:
+            s.logs[lid] = logged
+            while len(s.logs) > lim.logs_per_session:
+                s.logs.popitem(last=False)
+        return respond(request, {"id": lid, **logged.summary()}, 201)
+
     async def save_game(request: Request) -> Response:
         s = open_session(request)
         t = table_of(s, request)
@@ -431,6 +447,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         Route("/api/games/load", load_game, methods=["POST"]),
         Route("/api/games/{gid}", get_game, methods=["GET"]),
         Route("/api/games/{gid}/save", save_game, methods=["GET"]),
+        Route("/api/games/{gid}/replay", replay_game, methods=["POST"]),
         Route("/api/games/{gid}/{what:str}", act, methods=["POST"]),
         Route("/api/logs", list_logs, methods=["GET"]),
         Route("/api/logs", upload_log, methods=["POST"]),

@@ -44,11 +44,14 @@ async function api(method, path, body, raw) {
 const seatName = (p) => (p === -1 || p === null || p === undefined) ? "spectator" : p === -2 ? "everyone" : `P${p + 1}`;
 
 // -- tabs ------------------------------------------------------------------------------
+function showTab(name) {
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
+  for (const p of document.querySelectorAll(".page")) p.hidden = p.id !== name;
+}
 for (const b of document.querySelectorAll(".tab")) {
   b.addEventListener("click", () => {
-    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === b);
-    for (const p of document.querySelectorAll(".page")) p.hidden = p.id !== b.dataset.tab;
-    if (b.dataset.tab === "logs") refreshLogs();
+    showTab(b.dataset.tab);
+    if (b.dataset.tab === "logs") refreshLogs($("log-pick").value || undefined);
   });
 }
 
@@ -283,6 +286,17 @@ function showGame(g) {
   renderZones($("zones"), g);
   renderCounters($("counters"), g);
   renderLog($("log"), g.log, g.rules);
+  const botsOnly = !g.settings.seats.includes("person");
+  $("watch").hidden = !botsOnly;
+  if (botsOnly) {
+    const sel = $("watch-seat");
+    const want = g.viewer === -1 ? "spectator" : String(g.viewer + 1);
+    if (sel.options.length !== g.settings.players + 1)
+      sel.replaceChildren(el("option", { value: "spectator", text: "a spectator" }),
+        ...Array.from({ length: g.settings.players }, (_, k) => el("option", { value: String(k + 1), text: `P${k + 1}` })));
+    sel.value = want;
+  }
+  $("to-slider").disabled = !(botsOnly || g.result);
   $("undo").disabled = !g.can_undo;
   $("redo").disabled = !g.can_redo;
   $("save").href = `/api/games/${g.id}/save`;
@@ -294,6 +308,17 @@ for (const what of ["undo", "redo"]) {
     if (g) { SHOWN_VIEWER = null; showGame(g); }
   });
 }
+$("watch-seat").addEventListener("change", async () => {
+  const g = await api("GET", `/api/games/${GAME.id}?seat=${encodeURIComponent($("watch-seat").value)}`);
+  if (g) showGame(g);
+});
+$("to-slider").addEventListener("click", async () => {
+  const r = await api("POST", `/api/games/${GAME.id}/replay`);
+  if (!r) return;
+  showTab("logs");
+  $("log-step").value = 0;
+  await refreshLogs(r.id);
+});
 $("new-game").addEventListener("click", () => { $("game").hidden = true; $("setup").hidden = false; });
 
 // -- logged games -------------------------------------------------------------------------
