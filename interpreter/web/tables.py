@@ -270,7 +270,7 @@ def _counters(table: Table, view: dict) -> dict:
     def rows(scope: str, values: dict) -> list[dict]:
         return [{"name": n, "label": spec.vars[scope][n].label, "value": v, "start": spec.vars[scope][n].start}
                 for n, v in values.items()]
-    players = [{"name": n, "label": vd.label, "values": [row[n] for row in view["players"]],
+    players = [{"name": n, "label": vd.label, "values": [row[n] for row in view["players"]], "start": vd.start,
                 "score": n == spec.score} for n, vd in spec.vars["player"].items()]
     return {"global": rows("global", view["global"]), "turn": rows("turn", view.get("turn_vars") or {}),
             "players": players}

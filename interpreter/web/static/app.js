@@ -146,7 +146,7 @@ function renderZones(box, g) {
       if (!z.cards.length) cards.append(el("span", { class: "empty", text: "empty" }));
     } else {
       for (let i = 0; i < Math.min(z.count, 6); i++) cards.append(el("div", { class: "card back", title: "face down" }));
-      cards.append(el("span", { class: "count", text: z.count === 0 ? "empty" : `${z.count} face down` }));
+      cards.append(z.count === 0 ? el("span", { class: "empty", text: "empty" }) : el("span", { class: "count", text: `${z.count} face down` }));
     }
     const who = z.owner === null ? "" : `${seatName(z.owner)}${z.owner === g.viewer ? " (you)" : ""}: `;
     return el("div", { class: `zone${z.visible ? "" : " hidden-zone"}${z.secret ? " secret" : ""}`, "data-zone": z.id },
@@ -162,27 +162,35 @@ function renderZones(box, g) {
   }
 }
 
+let ALL_COUNTERS = false;  // counters still at their start value are folded away unless asked for
 function renderCounters(box, g) {
-  box.replaceChildren(el("h2", { text: "Counters" }));
+  const toggle = el("label", { class: "check inline" }, el("input", { type: "checkbox", checked: ALL_COUNTERS,
+    onchange: (ev) => { ALL_COUNTERS = ev.target.checked; renderCounters(box, g); } }), " every counter");
+  box.replaceChildren(el("h2", {}, "Counters ", toggle));
   const c = g.counters;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const n = g.settings.players;
   const head = el("tr", {}, el("th", { text: "" }));
   for (let p = 0; p < n; p++) head.append(el("th", { class: p === g.current ? "current" : "", text: `${seatName(p)}${p === g.viewer ? " (you)" : ""}` }));
   const t = el("table", { class: "counters" }, el("thead", {}, head));
   const body = el("tbody");
+  let folded = 0;
   for (const r of c.players) {
+    if (!ALL_COUNTERS && !r.score && r.values.every((v) => same(v, r.start))) { folded++; continue; }
     const tr = el("tr", { class: r.score ? "score" : "" }, el("td", { text: r.label, title: r.name }));
     for (const v of r.values) tr.append(el("td", { text: fmt(v) }));
     body.append(tr);
   }
   t.append(body);
   box.append(t);
-  const rest = [...c.global.map((x) => [x, ""]), ...c.turn.map((x) => [x, "this turn: "])];
+  const rest = [...c.global.map((x) => [x, ""]), ...c.turn.map((x) => [x, "this turn: "])]
+    .filter(([x]) => ALL_COUNTERS || !same(x.value, x.start) || (folded++, false));
   if (rest.length) {
     const ul = el("ul", { class: "globals" });
     for (const [x, pre] of rest) ul.append(el("li", {}, el("span", { text: `${pre}${x.label}: ` }), el("b", { text: fmt(x.value) })));
     box.append(ul);
   }
+  if (folded) box.append(el("p", { class: "note", text: `${folded} more counter${folded === 1 ? "" : "s"} at the start value` }));
 }
 
 function fmt(v) {
