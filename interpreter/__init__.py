@@ -10,7 +10,8 @@ imports run downward only (tests/test_layout.py keeps it so):
     agents    who makes each decision: random, scripted, greedy, MCTS, determinization, heuristics
     lab       many games: the runner and its statistics, measures, the ambiguity lab, compare, lint, explain, reports
     api       the stable front door for scripts and notebooks
-    faces     cli/ (the command line, terminal play, narration), pettingzoo_env (the RL environment)
+    faces     cli/ (the command line, terminal play, narration), pettingzoo_env (the RL environment),
+              web/ (the playtesting table in the browser)
 
 A module may import from its own stage and from the stages above it in this
 list, never from one below it. This file imports nothing, so loading one stage

@@ -610,6 +610,42 @@ def lsp() -> None:
     serve()
 
 
+@cli.command()
+@click.argument("specs", nargs=-1, required=True)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (loopback by default; anything else lets other machines in).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="Port (0: any free one).")
+@click.option("--log", "log_paths", multiple=True, type=click.Path(dir_okay=False),
+              help="A game log (from `run --log`) to step through on the page (repeatable).")
+def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ...]) -> None:
+    """A playtesting table in the browser for these specs (and only these)."""
+    from ..web.server import missing
+    need = missing()
+    if need:
+        raise Failed(need)
+    from ..web.server import serve as do_serve
+    from ..web.tables import TableError
+    for p in specs:
+        _checked_spec(p)  # every spec's errors before the server starts
+    logs = []
+    for p in log_paths:
+        try:
+            with open(p, encoding="utf-8") as fh:
+                logs.append((os.path.basename(p), fh.read()))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise Failed(f"cannot read the log {p}: {getattr(exc, 'strerror', None) or exc}") from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        err.print(f"warning: listening on {host}: other machines can reach the table", markup=False)
+    try:
+        do_serve(list(specs), host, port, logs, announce=lambda line: click.echo(line))
+    except KeyboardInterrupt:  # uvicorn has shut down cleanly, then passes Ctrl-C on
+        err.print("the table is closed", markup=False)
+    except TableError as exc:
+        raise Failed(str(exc)) from None
+    except OSError as exc:
+        raise Failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def main() -> None:
     try:
         cli(standalone_mode=True)

@@ -1,0 +1,491 @@
+// The Rulewright table: plain JavaScript, no build step. Every text from the server is set with
+// textContent (never as HTML), and the page sends only ids, numbers and names, never a file path.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let SPECS = [];
+let GAME = null;        // the last table JSON of the game on screen
+let SHOWN_VIEWER = null; // whose view the screen shows (hot-seat hands over between seats)
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+function showError(msg) {
+  const box = $("error");
+  box.textContent = msg;
+  box.hidden = !msg;
+}
+
+async function api(method, path, body, raw) {
+  const opts = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    opts.body = raw ? body : JSON.stringify(body);
+    opts.headers["content-type"] = raw ? "text/plain" : "application/json";
+  }
+  // Every failure is shown in the error bar and answered with null (callers stop there).
+  let r, data;
+  try { r = await fetch(path, opts); } catch (e) { showError(`the table's server cannot be reached (${e})`); return null; }
+  try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status}` }; }
+  if (!r.ok) { showError(data.error || `error ${r.status}`); return null; }
+  showError("");
+  return data;
+}
+
+const seatName = (p) => (p === -1 || p === null || p === undefined) ? "spectator" : p === -2 ? "everyone" : `P${p + 1}`;
+
+// -- tabs ------------------------------------------------------------------------------
+function showTab(name) {
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
+  for (const p of document.querySelectorAll(".page")) p.hidden = p.id !== name;
+}
+for (const b of document.querySelectorAll(".tab")) {
+  b.addEventListener("click", () => {
+    showTab(b.dataset.tab);
+    if (b.dataset.tab === "logs") refreshLogs($("log-pick").value || undefined);
+  });
+}
+
+// -- setup -----------------------------------------------------------------------------
+function currentSpec(select) { return SPECS.find((s) => s.id === $(select).value); }
+
+function valueInput(name, values, dflt) {
+  const sel = el("select", { name });
+  for (const v of values) sel.append(el("option", { value: JSON.stringify(v), text: String(v), selected: v === dflt }));
+  return sel;
+}
+
+function buildSetup() {
+  const s = currentSpec("spec");
+  if (!s) return;
+  const pl = $("players");
+  pl.min = s.min_players; pl.max = s.max_players;
+  if (+pl.value < s.min_players || +pl.value > s.max_players) pl.value = s.min_players;
+  buildSeats();
+  const opts = $("options");
+  opts.replaceChildren(el("legend", { text: "Options" }));
+  for (const o of s.options) opts.append(el("label", { title: o.rule || "" }, `${o.label} `, valueInput(o.name, o.values, o.default)));
+  if (!s.options.length) opts.append(el("span", { class: "note", text: "none" }));
+  const rd = $("readings");
+  rd.replaceChildren(el("legend", { text: "Readings of unclear rules" }));
+  for (const a of s.ambiguities) {
+    const sel = el("select", { name: a.name });
+    for (const [k, desc] of Object.entries(a.interpretations))
+      sel.append(el("option", { value: k, text: `${k}${k === a.default ? " (default)" : ""}`, title: desc, selected: k === a.default }));
+    rd.append(el("label", { title: a.quote }, `${a.name} `, sel));
+  }
+  if (!s.ambiguities.length) rd.append(el("span", { class: "note", text: "none" }));
+}
+
+function buildSeats() {
+  const n = +$("players").value;
+  const box = $("seats");
+  const old = [...box.querySelectorAll("select")].map((x) => x.value);
+  box.replaceChildren(el("legend", { text: "Seats" }));
+  for (let k = 0; k < n; k++) {
+    const sel = el("select", { name: `seat${k}`, id: `seat${k}` });
+    for (const v of ["person", "random", "greedy", "mcts:50", "mcts:200", "first"])
+      sel.append(el("option", { value: v, text: v }));
+    sel.value = old[k] || (k === 0 ? "person" : "random");
+    box.append(el("label", {}, `P${k + 1} `, sel));
+  }
+}
+
+function settingsFromForm() {
+  const s = currentSpec("spec");
+  const n = +$("players").value;
+  const options = {}, readings = {};
+  for (const sel of $("options").querySelectorAll("select")) options[sel.name] = JSON.parse(sel.value);
+  for (const sel of $("readings").querySelectorAll("select")) readings[sel.name] = sel.value;
+  const seats = [];
+  for (let k = 0; k < n; k++) seats.push($(`seat${k}`).value);
+  return { spec: s.id, players: n, seed: +$("seed").value, options, readings, seats, hotseat: $("hotseat").checked };
+}
+
+$("spec").addEventListener("change", buildSetup);
+$("players").addEventListener("change", buildSeats);
+$("setup-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const g = await api("POST", "/api/games", settingsFromForm());
+  if (!g) return;
+  SHOWN_VIEWER = null;
+  showGame(g);
+});
+$("load-file").addEventListener("change", async (ev) => {
+  const f = ev.target.files[0];
+  if (!f) return;
+  let data;
+  try { data = JSON.parse(await f.text()); } catch (e) { showError(`${f.name} is not JSON`); return; }
+  ev.target.value = "";
+  const g = await api("POST", "/api/games/load", data);
+  if (!g) return;
+  SHOWN_VIEWER = null;
+  showGame(g);
+});
+
+// -- the table ---------------------------------------------------------------------------
+function card(label) { return el("div", { class: "card", title: label }, el("span", { text: label })); }
+
+function renderZones(box, g) {
+  box.replaceChildren(el("h2", { text: "Zones" }));
+  const shared = g.zones.filter((z) => z.owner === null);
+  const owned = g.zones.filter((z) => z.owner !== null);
+  const row = (z) => {
+    const cards = el("div", { class: "cards" });
+    if (z.visible) {
+      for (const c of z.cards) cards.append(card(c));
+      if (!z.cards.length) cards.append(el("span", { class: "empty", text: "empty" }));
+    } else {
+      for (let i = 0; i < Math.min(z.count, 6); i++) cards.append(el("div", { class: "card back", title: "face down" }));
+      cards.append(z.count === 0 ? el("span", { class: "empty", text: "empty" }) : el("span", { class: "count", text: `${z.count} face down` }));
+    }
+    const who = z.owner === null ? "" : `${seatName(z.owner)}${z.owner === g.viewer ? " (you)" : ""}: `;
+    return el("div", { class: `zone${z.visible ? "" : " hidden-zone"}${z.secret ? " secret" : ""}`, "data-zone": z.id },
+      el("div", { class: "zone-label", text: `${who}${z.label}${z.secret ? " (face down at the table)" : ""}`, title: z.id }), cards);
+  };
+  for (const z of shared) box.append(row(z));
+  const seats = [...new Set(owned.map((z) => z.owner))];
+  for (const p of seats) {
+    const group = el("div", { class: `seat-zones${p === g.current ? " current" : ""}` },
+      el("h3", { text: `${seatName(p)}${p === g.viewer ? " (you)" : ""}${p === g.current ? " \u2014 to play" : ""}` }));
+    for (const z of owned.filter((z) => z.owner === p)) group.append(row(z));
+    box.append(group);
+  }
+}
+
+let ALL_COUNTERS = false;  // counters still at their start value are folded away unless asked for
+function renderCounters(box, g) {
+  const toggle = el("label", { class: "check inline" }, el("input", { type: "checkbox", checked: ALL_COUNTERS,
+    onchange: (ev) => { ALL_COUNTERS = ev.target.checked; renderCounters(box, g); } }), " every counter");
+  box.replaceChildren(el("h2", {}, "Counters ", toggle));
+  const c = g.counters;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const n = g.settings.players;
+  const head = el("tr", {}, el("th", { text: "" }));
+  for (let p = 0; p < n; p++) head.append(el("th", { class: p === g.current ? "current" : "", text: `${seatName(p)}${p === g.viewer ? " (you)" : ""}` }));
+  const t = el("table", { class: "counters" }, el("thead", {}, head));
+  const body = el("tbody");
+  let folded = 0;
+  for (const r of c.players) {
+    if (!ALL_COUNTERS && !r.score && r.values.every((v) => same(v, r.start))) { folded++; continue; }
+    const tr = el("tr", { class: r.score ? "score" : "" }, el("td", { text: r.label, title: r.name }));
+    for (const v of r.values) tr.append(el("td", { text: fmt(v) }));
+    body.append(tr);
+  }
+  t.append(body);
+  box.append(t);
+  const rest = [...c.global.map((x) => [x, ""]), ...c.turn.map((x) => [x, "this turn: "])]
+    .filter(([x]) => ALL_COUNTERS || !same(x.value, x.start) || (folded++, false));
+  if (rest.length) {
+    const ul = el("ul", { class: "globals" });
+    for (const [x, pre] of rest) ul.append(el("li", {}, el("span", { text: `${pre}${x.label}: ` }), el("b", { text: fmt(x.value) })));
+    box.append(ul);
+  }
+  if (folded) box.append(el("p", { class: "note", text: `${folded} more counter${folded === 1 ? "" : "s"} at the start value` }));
+}
+
+function fmt(v) {
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  if (Array.isArray(v)) return v.join(", ");
+  if (v !== null && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${fmt(x)}`).join(", ");
+  return String(v);
+}
+
+function renderStatus(box, g, extra) {
+  const bits = [el("b", { text: g.game }), ` \u00b7 ${g.settings.players} players \u00b7 seed ${g.settings.seed}`,
+    ` \u00b7 turn ${g.turn}`, g.phase ? ` \u00b7 phase ${g.phase}` : "", ` \u00b7 viewing as ${seatName(g.viewer)}`];
+  if (g.result) {
+    const r = g.result;
+    const who = r.winners.length ? r.winners.map(seatName).join(" and ") : "nobody";
+    bits.push(el("div", { class: "result", text: r.status === "finished"
+      ? `Game over after ${r.turns} turns: ${who} ${r.winners.length === 1 ? "wins" : "win"}` + (r.scores ? ` (scores ${r.scores.join(", ")})` : "")
+      : `The game ${r.status} after ${r.turns} turns: ${r.reason || ""}` }));
+  } else if (g.decision) {
+    bits.push(el("div", { class: "turn", text: `${seatName(g.decision.player)} to choose` + (g.decision.person ? "" : " (a bot)") }));
+  }
+  if (g.note) bits.push(el("div", { class: "note", text: g.note }));
+  if (extra) bits.push(extra);
+  box.replaceChildren(...bits);
+}
+
+function renderLog(box, lines, rules) {
+  // Each rulebook sentence is quoted in full where it first applies; later lines carry a "rule" toggle.
+  box.replaceChildren();
+  const quoted = new Set();
+  for (const l of lines) {
+    const li = el("li", { class: `ev-${l.kind}` }, el("span", { class: "text", text: l.text }));
+    const rule = l.rule === null || l.rule === undefined ? null : rules[l.rule];
+    if (rule) {
+      const q = el("blockquote", { class: "rule", text: rule });
+      if (quoted.has(rule)) {
+        q.hidden = true;
+        li.append(el("button", { class: "rule-toggle", title: rule, text: "\u00b6", onclick: () => { q.hidden = !q.hidden; } }));
+      }
+      quoted.add(rule);
+      li.append(q);
+    }
+    box.append(li);
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+function renderDecision(box, g) {
+  box.replaceChildren();
+  $("whynot").hidden = true;
+  const d = g.decision;
+  if (!d) { box.append(el("p", { text: g.result ? "The game is over." : "" })); return; }
+  if (d.options === undefined) { box.append(el("p", { text: `Waiting for ${seatName(d.player)}.` })); return; }
+  box.append(el("h2", { text: `${seatName(d.player)}, ${d.prompt}` }));
+  const opts = el("div", { class: "options" });
+  d.options.forEach((label, i) => opts.append(el("button", { class: "option", "data-index": i, text: label,
+    onclick: () => choose(i) })));
+  box.append(opts);
+  if (d.refused && d.refused.length) {
+    const ref = el("div", { class: "refused" }, el("span", { class: "note", text: "Not allowed now (click for why): " }));
+    d.refused.forEach((w) => ref.append(el("button", { class: "refused-action", "data-action": w.action, text: w.label,
+      onclick: () => showWhyNot(w) })));
+    box.append(ref);
+  }
+}
+
+function showWhyNot(w) {
+  const box = $("whynot");
+  box.hidden = false;
+  box.replaceChildren(...[el("h3", { text: `Why not \u201c${w.label}\u201d?` }),
+    el("ul", {}, w.reasons.map((r) => el("li", { text: r }))),
+    w.values.length ? el("p", { class: "values", text: `now: ${w.values.join(", ")}` }) : null,
+    w.rule ? el("blockquote", { class: "rule", text: w.rule }) : null,
+    w.where ? el("p", { class: "note", text: `spec: ${w.where}` }) : null,
+    el("button", { text: "Close", onclick: () => { box.hidden = true; } })].filter((x) => x !== null));
+}
+
+async function choose(i) {
+  const g = await api("POST", `/api/games/${GAME.id}/choose`, { option: i });
+  if (g) showGame(g);
+}
+
+function showGame(g) {
+  GAME = g;
+  $("setup").hidden = true;
+  $("game").hidden = false;
+  const handover = g.settings.hotseat && SHOWN_VIEWER !== null && g.viewer !== SHOWN_VIEWER && g.viewer >= 0;
+  if (handover) {
+    // The next seat's cards stay off the screen until that player is at it.
+    $("game").hidden = true;
+    $("handover").hidden = false;
+    $("handover-text").textContent = `Pass the screen to ${seatName(g.viewer)}.`;
+    $("handover-ok").onclick = () => { $("handover").hidden = true; SHOWN_VIEWER = g.viewer; showGame(g); };
+    return;
+  }
+  SHOWN_VIEWER = g.viewer;
+  document.body.dataset.choices = String(g.choices);  // how far the game on screen is (tests wait on it)
+  renderStatus($("status"), g);
+  renderDecision($("decision"), g);
+  renderZones($("zones"), g);
+  renderCounters($("counters"), g);
+  renderLog($("log"), g.log, g.rules);
+  const botsOnly = !g.settings.seats.includes("person");
+  $("watch").hidden = !botsOnly;
+  if (botsOnly) {
+    const sel = $("watch-seat");
+    const want = g.viewer === -1 ? "spectator" : String(g.viewer + 1);
+    if (sel.options.length !== g.settings.players + 1)
+      sel.replaceChildren(el("option", { value: "spectator", text: "a spectator" }),
+        ...Array.from({ length: g.settings.players }, (_, k) => el("option", { value: String(k + 1), text: `P${k + 1}` })));
+    sel.value = want;
+  }
+  $("to-slider").disabled = !(botsOnly || g.result);
+  $("undo").disabled = !g.can_undo;
+  $("redo").disabled = !g.can_redo;
+  $("save").href = `/api/games/${g.id}/save`;
+}
+
+for (const what of ["undo", "redo"]) {
+  $(what).addEventListener("click", async () => {
+    const g = await api("POST", `/api/games/${GAME.id}/${what}`);
+    if (g) { SHOWN_VIEWER = null; showGame(g); }
+  });
+}
+$("watch-seat").addEventListener("change", async () => {
+  const g = await api("GET", `/api/games/${GAME.id}?seat=${encodeURIComponent($("watch-seat").value)}`);
+  if (g) showGame(g);
+});
+$("to-slider").addEventListener("click", async () => {
+  const r = await api("POST", `/api/games/${GAME.id}/replay`);
+  if (!r) return;
+  showTab("logs");
+  $("log-step").value = 0;
+  await refreshLogs(r.id);
+});
+$("new-game").addEventListener("click", () => { $("game").hidden = true; $("setup").hidden = false; });
+
+// -- logged games -------------------------------------------------------------------------
+let LOGS = [];
+async function refreshLogs(pick) {
+  const d = await api("GET", "/api/logs");
+  if (!d) return;
+  LOGS = d.logs;
+  const sel = $("log-pick");
+  sel.replaceChildren(...LOGS.map((l) => el("option", { value: l.id, text: `${l.name} (${l.game}, ${l.players} players, seed ${l.seed})` })));
+  if (pick) sel.value = pick;
+  if (LOGS.length) pickLog();
+}
+
+function pickLog() {
+  const l = LOGS.find((x) => x.id === $("log-pick").value);
+  if (!l) return;
+  const seat = $("log-seat");
+  const keep = seat.value;
+  seat.replaceChildren(el("option", { value: "everyone", text: "everyone (the full record)" }),
+    el("option", { value: "spectator", text: "a spectator" }),
+    ...Array.from({ length: l.players }, (_, k) => el("option", { value: String(k + 1), text: `P${k + 1}` })));
+  if ([...seat.options].some((o) => o.value === keep)) seat.value = keep;
+  const s = $("log-step");
+  s.max = l.steps;
+  if (+s.value > l.steps) s.value = l.steps;
+  $("log-note").textContent = l.note || "";
+  showStep();
+}
+
+let stepTimer = null;
+function showStep() {
+  clearTimeout(stepTimer);
+  stepTimer = setTimeout(async () => {
+    const id = $("log-pick").value;
+    const k = $("log-step").value;
+    const g = await api("GET", `/api/logs/${encodeURIComponent(id)}?step=${k}&seat=${encodeURIComponent($("log-seat").value)}`);
+    if (!g) return;
+    $("log-game").hidden = false;
+    $("log-pos").textContent = `step ${g.step} of ${g.steps}`;
+    renderStatus($("log-status"), g);
+    renderZones($("log-zones"), g);
+    renderCounters($("log-counters"), g);
+    renderLog($("log-lines"), g.log, g.rules);
+  }, 80);
+}
+
+$("log-pick").addEventListener("change", pickLog);
+$("log-seat").addEventListener("change", showStep);
+$("log-step").addEventListener("input", showStep);
+$("log-prev").addEventListener("click", () => { $("log-step").stepDown(); showStep(); });
+$("log-next").addEventListener("click", () => { $("log-step").stepUp(); showStep(); });
+$("log-file").addEventListener("change", async (ev) => {
+  const f = ev.target.files[0];
+  if (!f) return;
+  const text = await f.text();
+  ev.target.value = "";
+  const r = await api("POST", `/api/logs?name=${encodeURIComponent(f.name)}`, text, true);
+  if (!r) return;
+  $("log-step").value = 0;
+  await refreshLogs(r.id);
+});
+
+// -- the ambiguity lab ------------------------------------------------------------------------
+function buildLab() {
+  const s = currentSpec("lab-spec");
+  if (!s) return;
+  const pl = $("lab-players");
+  pl.min = s.min_players; pl.max = s.max_players;
+  if (+pl.value < s.min_players || +pl.value > s.max_players) pl.value = Math.max(s.min_players, Math.min(2, s.max_players));
+  const box = $("lab-ambiguities");
+  box.replaceChildren(el("legend", { text: "Ambiguities" }));
+  for (const a of s.ambiguities)
+    box.append(el("label", { class: "check", title: a.quote }, el("input", { type: "checkbox", value: a.name, checked: true }), ` ${a.name}`));
+  if (!s.ambiguities.length) box.append(el("span", { class: "note", text: "this spec declares none" }));
+}
+$("lab-spec").addEventListener("change", buildLab);
+
+$("lab-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const names = [...$("lab-ambiguities").querySelectorAll("input:checked")].map((x) => x.value);
+  const job = await api("POST", "/api/lab", { spec: $("lab-spec").value, players: +$("lab-players").value,
+    games: +$("lab-games").value, seed: +$("lab-seed").value, ambiguities: names });
+  if (!job) return;
+  $("lab-start").disabled = true;
+  $("lab-progress").hidden = false;
+  $("lab-report").hidden = true;
+  pollLab(job.id);
+});
+
+async function pollLab(id) {
+  const job = await api("GET", `/api/lab/${id}`);
+  if (!job) { $("lab-start").disabled = false; return; }
+  $("lab-bar").max = job.total || 1;
+  $("lab-bar").value = job.done;
+  $("lab-count").textContent = `${job.state}: ${job.done} of ${job.total} games per interpretation (${job.seconds} s)`;
+  if (job.state === "queued" || job.state === "running") { setTimeout(() => pollLab(id), 400); return; }
+  $("lab-start").disabled = false;
+  if (job.state === "failed") { showError(job.error); return; }
+  renderReport(job);
+}
+
+// Rendered generically: verdict strings become CSS classes, and every field the lab reports is shown,
+// so a new verdict or a new field (a margin, a count) appears without changing this page.
+function verdictBadge(v) { return el("span", { class: `verdict verdict-${String(v).replace(/[^a-z_-]/gi, "")}`, text: String(v) }); }
+
+function fieldTable(rows, skip) {
+  const keys = [];
+  for (const r of rows) for (const k of Object.keys(r)) if (!keys.includes(k) && !(skip || []).includes(k)) keys.push(k);
+  const t = el("table", { class: "fields" }, el("thead", {}, el("tr", {}, keys.map((k) => el("th", { text: k })))));
+  const body = el("tbody");
+  for (const r of rows) body.append(el("tr", {}, keys.map((k) => {
+    const v = r[k];
+    if (k === "verdict") return el("td", {}, verdictBadge(v));
+    if (typeof v === "number") return el("td", { class: "num", text: String(+v.toPrecision(4)) });
+    return el("td", { text: v === undefined ? "" : fmt(v) });
+  })));
+  t.append(body);
+  return t;
+}
+
+function renderReport(job) {
+  const r = job.report;
+  const box = $("lab-report");
+  box.hidden = false;
+  const top = Object.entries(r).filter(([k, v]) => k !== "ambiguities" && k !== "baseline" && (typeof v !== "object" || v === null));
+  box.replaceChildren(el("h2", { text: `What each reading of ${r.spec} changes` }),
+    el("p", {}, top.map(([k, v]) => el("span", { class: "kv" }, `${k}: `, el("b", { text: fmt(v) })))),
+    el("h3", { text: "Default readings" }), fieldTable([r.baseline]));
+  if (job.note) box.append(el("p", { class: "note", text: job.note }));
+  const summary = r.ambiguities.map((a) => Object.fromEntries(Object.entries(a).filter(([k, v]) => typeof v !== "object" || v === null)));
+  box.append(el("h3", { text: "Verdicts" }), fieldTable(summary));
+  for (const a of r.ambiguities) {
+    const readings = el("div", { class: "readings" });
+    for (const it of a.interpretations || []) {
+      readings.append(el("h4", {}, `${it.interpretation} `, verdictBadge(it.verdict)), el("p", { class: "note", text: it.description || "" }));
+      const scalars = Object.fromEntries(Object.entries(it).filter(([k, v]) => !Array.isArray(v) && k !== "description"));
+      readings.append(fieldTable([scalars]));
+      for (const [k, v] of Object.entries(it))
+        if (Array.isArray(v) && v.length && typeof v[0] === "object") readings.append(el("h5", { text: k }), fieldTable(v));
+    }
+    const png = job.plots.find((p) => p === `${a.ambiguity}.png`);
+    const plot = png ? el("img", { class: "plot", src: `/api/lab/${job.id}/plots/${encodeURIComponent(png)}`, alt: `differences for ${a.ambiguity}` }) : null;
+    box.append(el("section", { class: "ambiguity", "data-ambiguity": a.ambiguity },
+      el("h3", {}, `${a.ambiguity}: `, verdictBadge(a.verdict)),
+      a.quote ? el("blockquote", { class: "rule", text: a.quote }) : null,
+      el("div", { class: "ambiguity-body" }, readings, plot)));
+  }
+}
+
+// -- start ------------------------------------------------------------------------------------
+(async function init() {
+  const d = await api("GET", "/api/specs");
+  if (!d) return;
+  SPECS = d.specs;
+  for (const id of ["spec", "lab-spec"])
+    $(id).replaceChildren(...SPECS.map((s) => el("option", { value: s.id, text: `${s.name} (${s.id})` })));
+  $("lab-games").max = d.limits.lab_games;
+  buildSetup();
+  buildLab();
+  document.body.dataset.ready = "1";
+})();

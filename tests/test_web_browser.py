@@ -1,0 +1,200 @@
+"""The table's page driven in a real headless Chromium (Debian's), through Playwright for Python.
+
+A real server on loopback; the tests click what a designer clicks: start a game, take an option, ask
+why an action is refused, undo and redo, save and load, hot-seat hand-over, step through an uploaded
+log, run the ambiguity lab and read its report. The page must raise no script error. Screenshots of
+the table and of the lab go to the test's folder (and to /work/wt/screens/ when it exists, or to
+$RULEWRIGHT_SCREENS). Skipped, with the reason, where /usr/bin/chromium or playwright is missing.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from web_helpers import chromium, need_chromium, running, screenshot
+
+need_chromium()
+pytest.importorskip("uvicorn")
+
+from interpreter import api  # noqa: E402
+from interpreter.runtime.gamelog import header, lines  # noqa: E402
+from interpreter.web.app import create_app  # noqa: E402
+
+SPECS = ["games/stun.yaml", "games/stunt-academy.yaml", "tests/specs/secrets.yaml"]
+
+
+@pytest.fixture(scope="module")
+def url():
+    with running(create_app(SPECS)) as u:
+        yield u
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture()
+def page(browser, url):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    ctx.close()
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def new_game(pg, spec: str, players: int, seed: int, seats: list[str], hotseat: bool = False) -> None:
+    pg.select_option("#spec", spec)
+    pg.fill("#players", str(players))
+    pg.dispatch_event("#players", "change")
+    pg.fill("#seed", str(seed))
+    for k, s in enumerate(seats):
+        pg.select_option(f"#seat{k}", s)
+    if hotseat:
+        pg.check("#hotseat")
+    pg.click("#start")
+    pg.wait_for_selector("#game:not([hidden]), #handover:not([hidden])")
+
+
+def test_play_why_not_undo_redo_and_the_table_screenshot(page, tmp_path):
+    new_game(page, "stunt-academy", 3, 7, ["person", "random", "greedy"])
+    assert "viewing as P1" in page.inner_text("#status")
+    assert page.locator("[data-zone='P1.hand']").count() == 1
+    assert page.locator("[data-zone='P2.hand'].hidden-zone").count() == 1  # another seat's hand: backs only
+    before = page.locator("#log li").count()
+    first = page.locator(".option").first.inner_text()
+    choose(page)
+    assert page.locator("#log li").count() > before
+    assert first.split(": ")[-1] in page.inner_text("[data-zone='P1.hand']")  # the course taken is in the hand
+    assert "register for an offered course" in page.inner_text("#log blockquote.rule >> nth=-1")  # the rulebook
+    page.locator(".refused-action[data-action='meld']").click()
+    why = page.inner_text("#whynot")
+    assert "Why not" in why and "meld a collection" in why and "stunt-academy.yaml:" in why
+    assert "null" not in why
+    screenshot(page, "table.png", tmp_path, full_page=True)
+    page.click("#undo")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {before}")
+    assert page.is_enabled("#redo")
+    page.click("#redo")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length > {before}")
+    assert first.split(": ")[-1] in page.inner_text("[data-zone='P1.hand']")
+
+
+def choose(page, which: int = 0) -> None:
+    """Click an option and wait until the table shows the game after it."""
+    before = page.get_attribute("body", "data-choices")
+    page.locator(".option").nth(which).click()
+    page.wait_for_function(f"document.body.dataset.choices !== '{before}'")
+
+
+def test_a_game_played_to_its_end(page):
+    new_game(page, "secrets", 2, 3, ["person", "random"])
+    for _ in range(40):
+        if page.locator(".option").count() == 0:
+            break
+        choose(page, page.locator(".option").count() - 1)
+    assert "Game over" in page.inner_text("#status")
+    assert "wins" in page.inner_text("#log") or "win" in page.inner_text("#log")
+
+
+def test_hot_seat_hands_the_screen_over(page):
+    new_game(page, "secrets", 2, 5, ["person", "person"], hotseat=True)
+    assert "viewing as P1" in page.inner_text("#status")
+    p1_hand = page.inner_text("[data-zone='P1.hand']")
+    choose(page)  # P1 plays a card ...
+    page.locator(".option").first.click()  # ... this one; now it is P2's turn
+    page.wait_for_selector("#handover:not([hidden])")
+    assert page.is_hidden("#game")  # P2's cards are not on the screen before P2 is at it
+    assert "Pass the screen to P2" in page.inner_text("#handover")
+    page.click("#handover-ok")
+    assert "viewing as P2" in page.inner_text("#status")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 1
+    assert page.locator("[data-zone='P2.hand'].hidden-zone").count() == 0
+    assert page.inner_text("[data-zone='P2.hand']") != p1_hand
+
+
+def test_save_then_load_gives_the_same_table(page, tmp_path):
+    new_game(page, "stun", 2, 9, ["person", "random"])
+    choose(page)
+    status = page.inner_text("#status")
+    zones = page.inner_text("#zones")
+    with page.expect_download() as dl:
+        page.click("#save")
+    saved = tmp_path / "game.table.json"
+    dl.value.save_as(saved)
+    assert json.loads(saved.read_text())["spec"] == "stun"
+    page.click("#new-game")
+    page.evaluate("delete document.body.dataset.choices")
+    page.set_input_files("#load-file", str(saved))
+    page.wait_for_selector("body[data-choices]")
+    assert page.inner_text("#status") == status and page.inner_text("#zones") == zones
+
+
+def test_a_bad_save_shows_the_reason(page, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"rulewright_table": 1, "spec": "chess"}))
+    page.set_input_files("#load-file", str(bad))
+    page.wait_for_selector("#error:not([hidden])")
+    assert "unknown spec" in page.inner_text("#error")
+
+
+def test_an_uploaded_log_is_stepped_through_with_the_slider(page, tmp_path):
+    path = "tests/specs/secrets.yaml"
+    game = api.load_game(path)
+    st = api.play(game, 2, 4, log=True)
+    log = tmp_path / "secrets.jsonl"
+    log.write_text("\n".join(lines(header(path, game, 2, 4, {}), st.log)) + "\n")
+    page.click("#tab-logs")
+    page.set_input_files("#log-file", str(log))
+    page.wait_for_selector("#log-game:not([hidden])")
+    n = len(st.choices)
+    page.wait_for_function(f"document.getElementById('log-pos').textContent === 'step 0 of {n}'")
+    page.fill("#log-step", str(n))
+    page.dispatch_event("#log-step", "input")
+    page.wait_for_function(f"document.getElementById('log-pos').textContent === 'step {n} of {n}'")
+    assert "Game over" in page.inner_text("#log-status")
+    page.click("#log-prev")
+    page.wait_for_function(f"document.getElementById('log-pos').textContent === 'step {n - 1} of {n}'")
+    page.select_option("#log-seat", "2")
+    page.wait_for_function("document.getElementById('log-status').textContent.includes('viewing as P2')")
+    assert page.locator("#log-zones [data-zone='P1.hand'].hidden-zone").count() == 1
+    assert page.locator("#log-zones [data-zone='P2.hand'].hidden-zone").count() == 0
+
+
+def test_the_lab_runs_from_the_page_and_shows_its_report(page, tmp_path):
+    page.click("#tab-lab")
+    page.select_option("#lab-spec", "stun")
+    page.fill("#lab-players", "2")
+    page.fill("#lab-games", "60")
+    for box in page.locator("#lab-ambiguities input").all():
+        if box.get_attribute("value") not in ("win_timing", "lost_chips"):
+            box.uncheck()
+    page.click("#lab-start")
+    page.wait_for_selector("#lab-report:not([hidden])", timeout=120_000)
+    assert "done: 60 of 60" in page.inner_text("#lab-count")
+    sections = page.locator("section.ambiguity")
+    assert sorted(s.get_attribute("data-ambiguity") for s in sections.all()) == ["lost_chips", "win_timing"]
+    assert page.locator("section.ambiguity .verdict").count() >= 4  # each ambiguity and each reading
+    page.wait_for_function("[...document.querySelectorAll('img.plot')].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.locator("img.plot").count() == 2
+    screenshot(page, "lab.png", tmp_path)
+
+
+def test_a_bot_game_is_watched_from_any_seat_and_stepped_through(page):
+    new_game(page, "secrets", 2, 6, ["random", "greedy"])
+    assert "Game over" in page.inner_text("#status")
+    assert page.is_visible("#watch")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 1  # a spectator first
+    page.select_option("#watch-seat", "1")
+    page.wait_for_function("document.getElementById('status').textContent.includes('viewing as P1')")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 0
+    page.click("#to-slider")
+    page.wait_for_selector("#logs:not([hidden]) #log-game:not([hidden])")
+    page.wait_for_function("/^step \\d+ of \\d+$/.test(document.getElementById('log-pos').textContent)")
+    assert page.inner_text("#log-pick").startswith("game ")
