@@ -363,7 +363,9 @@ class PyGen:
             if isinstance(p, str):
                 parts.append(self.k(p))
             elif p.ty is T.ZONE:  # a zone is shown as the cards in it
-                parts.append(f"st.g.show({self.coll(p)}, {self.k(T.CARDS)})")
+                parts.append(f"st.card_text({self.coll(p)}, {self.k(T.CARDS)})")
+            elif p.ty in (T.CARD, T.CARDS):  # cards are marked for the seat-aware narration (runtime/redact.py)
+                parts.append(f"st.card_text({self.expr(p)}, {self.k(p.ty)})")
             else:
                 parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
@@ -562,7 +564,7 @@ class PyGen:
         return ["pass"]
 
     def s_Say(self, s: N.Say) -> list[str]:
-        return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
+        return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]
 
     def s_If(self, s: N.If) -> list[str]:
         if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens

@@ -363,7 +363,7 @@ class Compiler:
                 parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
-            return "".join(p if isinstance(p, str) else st.g.show(p[0](st, L), p[1]) for p in parts)
+            return "".join(p if isinstance(p, str) else st.card_text(p[0](st, L), p[1]) for p in parts)
         return render
 
     # -- keyed variables (`keys:`): one plain variable slot per key ---------------
