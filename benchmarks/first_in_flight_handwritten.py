@@ -482,7 +482,9 @@ class _Game:
         elif s == MOTORCAR_RACE:
             self.coins[p] += 2
         elif self.revealed:
-            u = self.revealed.pop(self.choose(p, len(self.revealed)))
+            # Identical Upgrades are one choice (the engine's interchangeable cards): the first of each type.
+            firsts = [i for i, c in enumerate(self.revealed) if TYPE[c] not in {TYPE[x] for x in self.revealed[:i]}]
+            u = self.revealed.pop(firsts[self.choose(p, len(firsts))])
             self.flight[p].append(u)
             self.problems += PROBLEMS[u]
             self.check_crash(p)

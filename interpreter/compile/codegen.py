@@ -851,7 +851,10 @@ class PyGen:
     def p_ChooseValue(self, s: N.ChooseValue) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, s.source.ty))
-        self._ask(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
+        opts = f"list({self.coll(s.source)})"
+        if s.source.ty in (T.ZONE, T.CARDS):  # identical cards make one option (interchange.py)
+            opts = f"{self.h(self.comp.interchange().values)}(st, {opts})"
+        self._ask(f"st.ask(1, {self._who(s.by)}, {opts}, {meta})")
 
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None

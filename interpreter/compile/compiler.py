@@ -449,6 +449,7 @@ class Compiler:
     def subset_finder(self, s: N.ChooseSubset) -> Fn:
         """Every subset of the source that satisfies the condition, smallest first."""
         src, slot, cond = self.ccoll(s.source), s.slot, self.cexpr(s.cond)
+        merge = self.interchange().subsets  # identical cards make one subset (interchange.py)
 
         def find(st, L):
             items = list(src(st, L))
@@ -460,5 +461,12 @@ class Compiler:
                     L[slot] = list(combo)
                     if cond(st, L):
                         found.append(list(combo))
-            return found
+            return merge(st, found)
         return find
+
+    def interchange(self):
+        """Which cards are interchangeable in a choice (built once per compiled game)."""
+        if getattr(self, "_interchange", None) is None:
+            from .interchange import Interchange
+            self._interchange = Interchange(self.spec, self.card_type)
+        return self._interchange
