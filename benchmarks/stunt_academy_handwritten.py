@@ -88,7 +88,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "semester_end": ("after_this_turn", "one_more_turn"),
     "negative_floor": ("per_collection", "per_semester"),
     "unexamined_players": ("ranked", "not_ranked"),
-    "zero_best_collection": ("no_bonus", "bonus"),
+    "zero_best_collection": ("bonus", "no_bonus"),
     "final_bonus": ("tied_one_each", "tied_three_each", "four_players_plus_one"),
     "melds_after_exam": ("back_into_deck", "out_of_game"),
     "final_tie": ("shared", "checks_then_ep"),

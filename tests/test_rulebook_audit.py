@@ -168,3 +168,24 @@ def test_stun_readings_are_named_with_why():
     for name in ("lost_chips", "win_timing", "empty_centre", "stun_minus_and_stun", "reshuffle"):
         assert spec.ambiguities[name].why, name
     assert {"no_card_left", "promotion_cards"} <= set(spec.assumptions)
+
+
+# ---- Stunt Academy: no "last card of the second deck" when there was no second deck ---------------------
+def _example_log(path: str, name: str) -> list[dict]:
+    from interpreter.runtime.engine import Game
+    from interpreter.runtime.scenarios import _given, _pick
+    spec = load_spec(path)[0]
+    ex = spec.examples[name]
+    game = Game(spec, ex.options, ex.readings)
+    st = game.new_game(ex.players, ex.seed, log=True, hook=_given(game, ex))
+    for want in ex.do:
+        st.apply(_pick(st, want))
+    return st.log
+
+
+def test_no_second_deck_is_not_narrated_as_revealed():
+    says = [e["text"] for e in _example_log("games/stunt-academy.yaml",
+                                            "first_deck_used_up_with_an_empty_discard_pile") if e["e"] == "say"]
+    assert "The first deck is used up: the discard pile becomes the draw pile without shuffling (0 cards)." in says
+    assert "The semester ends after this turn." in says
+    assert not any("second deck is revealed" in t for t in says)
