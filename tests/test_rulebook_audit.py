@@ -189,3 +189,43 @@ def test_no_second_deck_is_not_narrated_as_revealed():
     assert "The first deck is used up: the discard pile becomes the draw pile without shuffling (0 cards)." in says
     assert "The semester ends after this turn." in says
     assert not any("second deck is revealed" in t for t in says)
+
+
+# ---- Stunt Pack: readings and assumptions said aloud -------------------------------------------------------
+PACK = "games/first-in-flight-stunt-pack.yaml"
+
+
+def _stunt_step_labels(readings: dict) -> list[str]:
+    """The labels of the first decision inside a Stunt attempt (after one card), under `readings`."""
+    from interpreter.runtime.engine import Game
+    from interpreter.runtime.scenarios import _given, _pick
+    spec = load_spec(PACK)[0]
+    ex = spec.examples["descending_during_a_stunt_loses"]
+    game = Game(spec, ex.options, {**ex.readings, **readings})
+    st = game.new_game(ex.players, ex.seed, hook=_given(game, ex))
+    for want in ["fly", "attempt the Horse Race", "flip the next card"]:
+        st.apply(_pick(st, want))
+    return st.decision().labels
+
+
+def test_voluntary_descend_during_a_stunt_is_a_named_reading():
+    a = load_spec(PACK)[0].ambiguities["descend_by_choice_in_stunt"]
+    assert a.default == "offered" and a.why
+    assert "descend (the Stunt fails)" in _stunt_step_labels({})
+    assert "descend (the Stunt fails)" not in _stunt_step_labels({"descend_by_choice_in_stunt": "only_when_forced"})
+
+
+def test_stunt_pack_assumptions_and_contradicted_reading():
+    spec = load_spec(PACK)[0]
+    assert {"unpayable_penalty", "reward_without_flaw"} <= set(spec.assumptions)
+    assert spec.ambiguities["stunt_window"].contradicts_text == ("after_first_card",)
+    from interpreter.runtime.scenarios import run_examples
+    results = {r.name: r for r in run_examples(spec)}
+    for name in ("a_lost_race_with_nothing_to_pay_costs_nothing", "a_reward_upgrade_comes_without_a_flaw",
+                 "descend_only_when_the_deck_runs_out"):
+        assert results[name].ok, results[name].message
+
+
+def test_stunt_academy_zero_best_collection_follows_the_text():
+    a = load_spec("games/stunt-academy.yaml")[0].ambiguities["zero_best_collection"]
+    assert a.default == "bonus" and a.why
