@@ -142,3 +142,41 @@ def test_pettingzoo_observation_depends_only_on_the_seats_view(path):
             det = determinize(st, seat, random.Random(rng.random()))
             assert (enc.encode(st, seat) == enc.encode(det, seat)).all(), f"P{seat + 1} observes hidden cards"
         st.apply(rng.randrange(len(st.popts)))
+
+
+def _hands_named(output: str, game, seat: int) -> list[str]:
+    """Lines of `output` that name a card in another seat's turn-start hand line."""
+    labels = {c.label for c in game.spec.cards.values()}
+    bad = []
+    for line in output.splitlines():
+        m = re.match(r"\s*P(\d) has \d+ AP; hand: (.*?); row", line)
+        if m and int(m.group(1)) != seat and any(lab in m.group(2) for lab in labels):
+            bad.append(line)
+    return bad
+
+
+def test_play_shows_another_seats_hand_as_hidden():
+    """`rulewright play` at seat 1 of Stunt Academy: the other seats' hands and kept cards are hidden."""
+    from click.testing import CliRunner
+    from interpreter.cli.commands import cli
+    r = CliRunner().invoke(cli, ["play", "games/stunt-academy.yaml", "--seat", "1", "-p", "3", "--seed", "2"],
+                           input="".join(f"{x}\n" for x in ["1"] * 120 + ["quit"]))
+    assert r.exit_code == 0, r.output
+    game = load_game("games/stunt-academy.yaml")
+    assert "P2 has " in r.output and HIDDEN in r.output
+    assert _hands_named(r.output, game, 1) == []
+
+
+def test_run_as_seat_narrates_one_seats_view_and_the_log_keeps_everything(tmp_path):
+    from click.testing import CliRunner
+    from interpreter.cli.commands import cli
+    log = tmp_path / "g.jsonl"
+    full = CliRunner().invoke(cli, ["run", "games/stunt-academy.yaml", "-p", "3", "--seed", "2", "--log", str(log)])
+    seat = CliRunner().invoke(cli, ["run", "games/stunt-academy.yaml", "-p", "3", "--seed", "2", "--as-seat", "2"])
+    assert full.exit_code == 0 and seat.exit_code == 0, seat.output
+    game = load_game("games/stunt-academy.yaml")
+    assert _hands_named(full.output, game, 2)  # the onlooker-free narration names every hand
+    assert _hands_named(seat.output, game, 2) == []
+    assert '"hidden"' in log.read_text()
+    bad = CliRunner().invoke(cli, ["run", "games/stunt-academy.yaml", "-p", "3", "--as-seat", "4"])
+    assert bad.exit_code == 2 and "the game has 3 players" in bad.output
