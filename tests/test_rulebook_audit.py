@@ -229,3 +229,12 @@ def test_stunt_pack_assumptions_and_contradicted_reading():
 def test_stunt_academy_zero_best_collection_follows_the_text():
     a = load_spec("games/stunt-academy.yaml")[0].ambiguities["zero_best_collection"]
     assert a.default == "bonus" and a.why
+
+
+def test_an_ambiguity_without_why_is_flagged(tmp_path):
+    from interpreter.lab.audit import unexplained_default_findings
+    path = write(tmp_path, minimal_text())  # bomb_rule has no why
+    found = unexplained_default_findings(load_spec(path)[0])
+    assert [d.code for d in found] == ["W522"] and "bomb_rule" in found[0].message
+    text = edit(minimal_text(), AMBIG, AMBIG + "    why: \"A bomb takes every card, as the sentence says.\"\n")
+    assert unexplained_default_findings(load_spec(write(tmp_path, text, "b.yaml"))[0]) == []

@@ -6,6 +6,8 @@ Owns two findings that need no game to be played:
   flavour line must occur in the rulebook text as written, typos kept (the
   matching is `trace.misquotes`: whitespace, letter case, curly quote marks and
   list bullets normalised, "..." may leave words out);
+- W522, an ambiguity whose default has no `why` (a reading taken without
+  saying so);
 - W521, narration that shows hidden content it cannot redact: a `say`, an
   option label or a prompt with a `{...}` hole that reads cards of a zone some
   seat may not see (visibility `hidden` or `owner`) and shows something other
@@ -30,7 +32,15 @@ _PUBLIC_OF_A_ZONE = {"count", "empty"}  # what every seat may know of any zone
 
 
 def audit(spec: Spec) -> list[Diagnostic]:
-    return misquote_findings(spec) + hidden_hole_findings(spec)
+    return misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec)
+
+
+def unexplained_default_findings(spec: Spec) -> list[Diagnostic]:
+    """W522: an ambiguity whose default reading says nothing of why it was chosen."""
+    return [Diagnostic("W522", f"ambiguity '{a.name}' gives no `why` for its default '{a.default}'",
+                       a.span, severity=Severity.WARNING,
+                       hint="say why the default follows the text best (or that the text is silent)")
+            for a in spec.ambiguities.values() if not (a.why or "").strip()]
 
 
 def misquote_findings(spec: Spec) -> list[Diagnostic]:
