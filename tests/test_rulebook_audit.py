@@ -1,7 +1,7 @@
 """The rulebook audit of issue 18: the interpreter's side of each finding.
 
 The rules' side (STUN's six-player empty centre, the readings now named) are examples in the specs,
-run by `rulewright test` (tests/test_scenarios.py runs every shipped spec's examples); this file
+run by `rulewright test` (and below, for every shipped spec and variant); this file
 checks the interpreter: `contradicts_text`, traceability that claims only what is true, the
 verbatim-quote and hidden-narration audits, lint with careful players, and the STUN spec's new
 named readings.
@@ -238,3 +238,12 @@ def test_an_ambiguity_without_why_is_flagged(tmp_path):
     assert [d.code for d in found] == ["W522"] and "bomb_rule" in found[0].message
     text = edit(minimal_text(), AMBIG, AMBIG + "    why: \"A bomb takes every card, as the sentence says.\"\n")
     assert unexplained_default_findings(load_spec(write(tmp_path, text, "b.yaml"))[0]) == []
+
+
+@pytest.mark.parametrize("path", sorted(__import__("glob").glob("games/*.yaml")), ids=os.path.basename)
+def test_every_shipped_spec_passes_its_examples(path):
+    """A variant inherits its base's examples: stun-short.yaml plays for 3 chips, so the base's six-player
+    examples (four chips each) say that they are 5-chip games."""
+    from interpreter.runtime.scenarios import run_examples
+    failed = [(r.name, r.message) for r in run_examples(load_spec(path)[0]) if not r.ok]
+    assert failed == []
