@@ -124,6 +124,7 @@ PACK_READINGS: dict[str, tuple[str, ...]] = {
     "loss_penalty": ("choice", "pay_if_able"),
     "penalty_problem": ("kept", "returned"),
     "stunt_card_after_attempt": ("stays_in_flight", "only_horse_race_stays"),
+    "descend_by_choice_in_stunt": ("offered", "only_when_forced"),
 }
 
 
@@ -170,6 +171,7 @@ class _Game:
             self.penalty_choice = r["loss_penalty"] == "choice"
             self.return_penalty = r["penalty_problem"] == "returned"
             self.all_stunts_stay = r["stunt_card_after_attempt"] == "stays_in_flight"
+            self.descend_offered = r["descend_by_choice_in_stunt"] == "offered"
         self.rng = random.Random(seed)
         self.agents = [random.Random(seed * 1000 + k + 1) for k in range(n)]
         self.decisions = 0
@@ -427,13 +429,14 @@ class _Game:
                 self.stunt_descend(p, s)
                 return
             skills = self.usable_skills(p)
-            k = self.choose(p, 2 + len(skills))
+            offered = 1 if self.descend_offered else 0  # the voluntary descend, when the reading offers it
+            k = self.choose(p, 1 + offered + len(skills))
             if k == 0:
                 self.flip(p)
-            elif k == 1:
+            elif offered and k == 1:
                 self.stunt_descend(p, s)
             else:
-                self.use_skill(p, skills[k - 2])
+                self.use_skill(p, skills[k - 1 - offered])
         else:
             may_draw = self.own_fifth and s == MOTORCAR_RACE and not self.fifth and after == 4 and bool(deck)
             skills = self.usable_skills(p)
@@ -482,7 +485,9 @@ class _Game:
         elif s == MOTORCAR_RACE:
             self.coins[p] += 2
         elif self.revealed:
-            u = self.revealed.pop(self.choose(p, len(self.revealed)))
+            # Identical Upgrades are one choice (the engine's interchangeable cards): the first of each type.
+            firsts = [i for i, c in enumerate(self.revealed) if TYPE[c] not in {TYPE[x] for x in self.revealed[:i]}]
+            u = self.revealed.pop(firsts[self.choose(p, len(firsts))])
             self.flight[p].append(u)
             self.problems += PROBLEMS[u]
             self.check_crash(p)

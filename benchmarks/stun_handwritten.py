@@ -66,6 +66,9 @@ READINGS: dict[str, tuple[str, ...]] = {
     "first_flip": ("forced", "optional"),
     "stun_minus_target": ("opponent_first", "any_pile"),
     "win_timing": ("immediately", "end_of_turn"),
+    "empty_centre": ("no_chip", "from_a_player"),
+    "stun_minus_and_stun": ("where_it_lies", "all_turned_up"),
+    "reshuffle": ("when_depleted", "when_needed"),
 }
 
 # Option labels offered to agents. Seats appear as ints in the same lists.
@@ -99,6 +102,9 @@ class _Game:
     forced_first_flip: bool
     any_pile: bool
     win_at_once: bool
+    chip_from_player: bool  # empty_centre == from_a_player
+    minus_back: bool  # stun_minus_and_stun == all_turned_up
+    reshuffle_at_once: bool  # reshuffle == when_depleted
     check: bool
     rng: random.Random
     agents: list[random.Random]
@@ -115,6 +121,7 @@ class _Game:
     turn_chips: int = 0
     flips: int = 0
     taken: list[int] = field(default_factory=list)  # chips stolen per seat this turn
+    given: list[int] = field(default_factory=list)  # STUN MINUS cards put on each seat's held pile this turn
 
     def decide(self, seat: int, options: list[str | int]) -> str | int:
         self.decisions += 1
@@ -124,8 +131,9 @@ class _Game:
         self.turn_pile = []
         self.turn_chips = 0
         self.flips = 0
-        if self.to_victim:
+        if self.to_victim or self.chip_from_player:
             self.taken = [0] * self.n
+        self.given = [0] * self.n
         self.count = sum(POINTS[c] for c in self.held[p])
         if self.forced_first_flip and not self.flip(p):
             return
@@ -153,6 +161,10 @@ class _Game:
         card = self.draw.pop()
         self.turn_pile.append(card)
         self.flips += 1
+        if self.reshuffle_at_once and not self.draw and self.discard:
+            # "When the DRAW PILE is depleted": at once, before this card's trade-in reaches the discard pile.
+            self.draw, self.discard = self.discard, []
+            self.rng.shuffle(self.draw)
         kind = KIND[card]
         if kind is Kind.STUN:
             self.stunned(p)
@@ -165,9 +177,19 @@ class _Game:
         elif kind is Kind.STUN_MINUS:
             self.stun_minus(p, card)
         if self.count >= TRADE_AT:
-            self.supply -= 1
-            self.chips[p] += 1
-            self.turn_chips += 1
+            if self.supply > 0:
+                self.supply -= 1
+                self.chips[p] += 1
+                self.turn_chips += 1
+            elif self.chip_from_player:
+                # The centre is empty: the chip comes from another player who holds one.
+                sources = [q for q in range(self.n) if q != p and self.chips[q] > 0]
+                if sources:
+                    source = self.decide(p, sources)
+                    self.chips[source] -= 1
+                    self.taken[source] += 1
+                    self.chips[p] += 1
+                    self.turn_chips += 1
             self.discard.extend(self.held[p])
             self.discard.extend(self.turn_pile)
             self.held[p] = []
@@ -186,6 +208,13 @@ class _Game:
             self.held[p] = []
         self.discard.extend(self.turn_pile)
         self.turn_pile = []
+        if self.minus_back:
+            for q in range(self.n):
+                if q != p and self.given[q]:
+                    minus = [c for c in self.held[q] if KIND[c] is Kind.STUN_MINUS][:self.given[q]]
+                    for c in minus:
+                        self.held[q].remove(c)
+                    self.discard.extend(minus)
         self.chips[p] -= self.turn_chips
         returned = 0
         if self.to_victim:
@@ -224,6 +253,7 @@ class _Game:
         if target != OWN:
             self.turn_pile.remove(card)
             self.held[target].append(card)
+            self.given[target] += 1
             self.count -= POINTS[card]
 
     def check_invariants(self, p: int | None) -> None:
@@ -272,6 +302,9 @@ def play(
         forced_first_flip=chosen["first_flip"] == "forced",
         any_pile=chosen["stun_minus_target"] == "any_pile",
         win_at_once=chosen["win_timing"] == "immediately",
+        chip_from_player=chosen["empty_centre"] == "from_a_player",
+        minus_back=chosen["stun_minus_and_stun"] == "all_turned_up",
+        reshuffle_at_once=chosen["reshuffle"] == "when_depleted",
         check=check,
         rng=rng,
         agents=[random.Random(seed * 1000 + k + 1) for k in range(n_players)],

@@ -32,7 +32,8 @@ Decisions, each with its options in the spec's order:
   end the turn.
 * meld: every subset of the hand's cards of the discipline and Training
   Units (hand order) that makes a valid collection, smallest first, in
-  `itertools.combinations` order.
+  `itertools.combinations` order, each collection once: two subsets with
+  the same card types are the same meld (the first one found is kept).
 * two Film Agents: the discipline of one of them (display order).
 * between semesters, each player with cards in hand (seat order): keep
   nothing, or one card of each kind in the hand (first of each, hand order).
@@ -87,7 +88,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "semester_end": ("after_this_turn", "one_more_turn"),
     "negative_floor": ("per_collection", "per_semester"),
     "unexamined_players": ("ranked", "not_ranked"),
-    "zero_best_collection": ("no_bonus", "bonus"),
+    "zero_best_collection": ("bonus", "no_bonus"),
     "final_bonus": ("tied_one_each", "tied_three_each", "four_players_plus_one"),
     "melds_after_exam": ("back_into_deck", "out_of_game"),
     "final_tie": ("shared", "checks_then_ep"),
@@ -215,12 +216,15 @@ class _Game:
     def meld(self, p: int, d: str) -> None:
         pool = [c for c in self.hand[p] if SUIT[c] == d or JOKER[c]]
         minimum, ap = self.minimum(), self.ap[p]
-        subsets = []
+        subsets, kinds = [], set()
         for k in range(len(pool) + 1):
             for combo in combinations(pool, k):
                 if (any(SUIT[c] == d for c in combo) and sum(VALUE[c] for c in combo) >= minimum
                         and self.meld_cost(combo) <= ap):
-                    subsets.append(combo)
+                    kind = tuple(sorted(TYPE[c] for c in combo))
+                    if kind not in kinds:  # Fighting 1, Fighting 1, Fighting 2 is one meld, not two
+                        kinds.add(kind)
+                        subsets.append(combo)
         cards = self.decide(p, subsets)
         self.ap[p] -= self.meld_cost(cards)
         for c in cards:

@@ -28,8 +28,9 @@ observer (r = 0 is the observer). In order:
      variables, then the turn variables; bools are 0/1.
   3. one-hot (n) of the seat whose turn it is, one-hot (n) of the seat that
      must decide now (both relative), one-hot (4) of the decision kind
-     (action, value, option, subset), the number of options, and 1 if the
-     game is over.
+     (action, value, option, subset), the number of options (0 unless the
+     observer decides: another seat's count could tell what it holds), and
+     1 if the game is over.
 `RulewrightEnv.describe()` names every entry.
 
 Rewards come only at the end: +1 to each winner and -1 to everyone else; a
@@ -154,7 +155,8 @@ class Encoder:
         if st.status is Status.RUNNING:
             out[i + (st.pplayer - observer) % n] = 1
             out[i + n + KINDS.index(st.pkind)] = 1
-            out[i + n + len(KINDS)] = len(st.popts)
+            if st.pplayer == observer:  # another seat's option count can tell what is in its hand
+                out[i + n + len(KINDS)] = len(st.popts)
         else:
             out[i + n + len(KINDS) + 1] = 1
         return out
@@ -289,7 +291,9 @@ class RulewrightEnv(AECEnv):
             lines.append(f"  {name}: {z if isinstance(z, int) else ', '.join(z) or '-'}")
         d = self.state.decision()
         if d is not None:
-            lines += [f"  P{d.player + 1}, {d.prompt}:"] + [f"    {i}. {lab}" for i, lab in enumerate(d.labels)]
+            from .runtime.redact import seat_labels
+            labels = seat_labels(self.state, seat)  # the same as d.labels when the viewer decides
+            lines += [f"  P{d.player + 1}, {d.prompt}:"] + [f"    {i}. {lab}" for i, lab in enumerate(labels)]
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)

@@ -174,7 +174,7 @@ def test_bots_take_the_likely_win(agent):
     (["simulate", STUN, "-p", "2", "--games", "2", "--agent", "1=mcts:3", "--agent", "2=greedy:2", "--json"], 0,
      '"finished": 2'),
     (["run", STUN, "-p", "2", "--agent", "2=mcts:iterations=3,depth=5"], 0, "wins after"),
-    (["simulate", STUN, "-p", "2", "--agent", "1=alphazero"], 2, "unknown agent 'alphazero' (known: random, first, greedy, mcts)"),
+    (["simulate", STUN, "-p", "2", "--agent", "1=alphazero"], 2, "unknown agent 'alphazero' (known: random, first, greedy, mcts"),
     (["run", STUN, "-p", "2", "--agent", "1=mcts:c=high"], 2, "setting 'c' must be a float"),
 ], ids=["simulate", "run", "unknown", "bad-setting"])
 def test_agents_on_the_command_line(args, code, message):

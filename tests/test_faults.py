@@ -59,7 +59,7 @@ def test_run_reports_the_rule_and_reproduces_it():
     r1 = CliRunner().invoke(cli, ["run", SPEC, "-p", "2", "--seed", "9"])
     r2 = CliRunner().invoke(cli, ["run", SPEC, "-p", "2", "--seed", "9"])
     assert r1.exit_code == 1 and r1.exception is None or isinstance(r1.exception, SystemExit)
-    assert f"{SPEC}:46:18: error[E520]: top of deck: the zone is empty" in r1.stderr
+    assert f"{SPEC}:46:18: error[E600]: top of deck: the zone is empty" in r1.stderr
     assert "reproduce with: rulewright run tests/specs/runtime_error.yaml -p 2 --seed 9" in r1.stderr
     assert "Traceback" not in r1.output + r1.stderr
     assert r1.stdout == r2.stdout and r1.stderr == r2.stderr  # the same seed plays the same failure
@@ -68,7 +68,7 @@ def test_run_reports_the_rule_and_reproduces_it():
 def test_simulate_positions_the_first_error():
     r = CliRunner().invoke(cli, ["simulate", SPEC, "-p", "2", "--games", "5", "-o", "fault=key"])
     assert r.exit_code == 0, r.output
-    assert f"{SPEC}:48:9: error[E520]: 'joker' is not a key of 'tally'" in r.stderr
+    assert f"{SPEC}:48:9: error[E600]: 'joker' is not a key of 'tally'" in r.stderr
 
 
 def test_normal_play_is_compiled_without_marks():

@@ -254,7 +254,7 @@ def diagnostics_page() -> str:
            "`docs/reference/diagnostics.yaml` at each build. For each: a snippet that produces it and the "
            "same snippet fixed; `tests/test_docs.py` checks both, and fails when the interpreter has a code "
            "this page does not explain. Codes: `E1xx` YAML, `E2xx` structure, `E3xx` rule syntax, `E4xx` "
-           "meaning, `E5xx`/`W5xx` playing; `W` codes are warnings.", "",
+           "meaning, `W5xx` findings of `lint`, `E6xx`/`W6xx` a game that failed while it ran; `W` codes are warnings.", "",
            f"Most snippets are variants of a small complete spec, `{MINIMAL}` (a press-your-luck game: draw "
            "coins, stop to bank them, a bomb loses the hand); the last ones are complete specs.", "",
            "??? note \"docs/examples/minimal.yaml\"", "", "    ```yaml"]

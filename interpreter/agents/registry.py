@@ -62,14 +62,17 @@ class ScriptedAgent:
 
 
 from .search import GreedyAgent, MctsAgent, parse_params  # noqa: E402  (they use this module's seeds only)
+from .cautious import CautiousAgent  # noqa: E402
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent}
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mcts": MctsAgent,
+          "cautious": CautiousAgent}
 """Agent name -> class built as `cls(game_seed, seat, **settings)`."""
 
 SETTINGS: dict[str, tuple[str | None, dict]] = {
     "random": (None, {}),
     "first": (None, {}),
     "greedy": ("samples", {"samples": 16}),
+    "cautious": ("samples", {"samples": 4}),
     "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0}),
 }
 """Agent name -> (the setting a bare number sets, the settings with their defaults)."""

@@ -162,12 +162,14 @@ def _dump_yaml(data: Any) -> str:
 @seed_opt
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the full event log (JSON lines).")
 @click.option("--verbose", "-v", is_flag=True, help="Also show every card move and shuffle.")
+@click.option("--as-seat", "as_seat", type=click.IntRange(1), default=None,
+              help="Narrate what seat K is shown (other seats' hidden cards hidden); the --log keeps everything.")
 @option_opt
 @reading_opt
 @agent_opt
 @budget_opt
-def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool, options, readings, agents,
-        budget) -> None:
+def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool, as_seat: int | None, options,
+        readings, agents, budget) -> None:
     """Play one game and narrate it."""
     from ..runtime.gamelog import header, lines, write_atomic
     from .narrate import narrate
@@ -187,7 +189,13 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
             raise Failed(f"cannot write the log {log_path}: {exc.strerror or exc}") from None
         err.print(f"log written to {log_path}", markup=False)
     out.print(f"{game.spec.name}: {players} players, seed {seed}", markup=False)
-    for line in narrate(st.log, verbose):
+    events = st.log
+    if as_seat is not None:
+        if as_seat > players:
+            raise click.UsageError(f"--as-seat {as_seat}: the game has {players} players")
+        from ..runtime.redact import seat_events
+        events = seat_events(st.log, game, players, as_seat - 1)
+    for line in narrate(events, verbose):
         out.print(line, markup=False)
     if _show_fault(game, st, seats) or st.status is Status.ERROR:
         raise Failed(f"the game stopped with an error: {st.reason}" if st.status is Status.ERROR else "")
@@ -508,7 +516,8 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
             iv = _key_intervals(r.intervals)
             win = iv["win"]
             style = _VERDICT_STYLE[r.verdict]
-            t.add_row(a.name if k == 0 else "", r.interpretation, f"[{style}]{r.verdict}[/{style}]",
+            t.add_row(a.name if k == 0 else "", r.interpretation + (" (contradicts the text)" if r.contradicts_text else ""),
+                      f"[{style}]{r.verdict}[/{style}]",
                       _fmt_iv(iv["turns"]) if r.verdict != "unreachable" else "-",
                       f"{win.measure[4:]} {_fmt_iv(win, True)}" if win and r.verdict != "unreachable" else "-",
                       _fmt_iv(iv["stalled"], True) if r.verdict != "unreachable" else "-",
@@ -526,17 +535,28 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
 @seed_opt
 @option_opt
 @reading_opt
-def lint(spec: str, players: int | None, games: int, seed: int, options, readings) -> None:
+@click.option("--with", "also", multiple=True, metavar="AGENT",
+              help="Also play a tenth as many games with AGENT at every seat (repeatable; default: greedy:2 "
+                   "and cautious; `--with none`: random players only).")
+def lint(spec: str, players: int | None, games: int, seed: int, options, readings, also) -> None:
     """Findings nobody wrote down: rules that never ran, stalls, broken invariants (as warnings)."""
-    from ..lab.lint import lint as do_lint
+    from ..lab.lint import ALSO, lint as do_lint
+    from ..agents.registry import AgentError, parse_agent
+    also = tuple(a for a in also if a != "none") if also else ALSO
+    for a in also:
+        try:
+            parse_agent(a)
+        except AgentError as exc:
+            raise click.UsageError(f"--with: {exc}") from None
     opts, reads = _pairs(options, "--option"), _pairs(readings, "--reading")
     game = _load(spec, opts, reads)
     n = players or max(game.spec.min_players, 2)
     if not game.spec.min_players <= n <= game.spec.max_players:
         raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players")
-    diags = do_lint(spec, n, games, seed, opts, reads)
+    diags = do_lint(spec, n, games, seed, opts, reads, also)
     _show_diagnostics(diags)
-    out.print(f"{spec}: {len(diags)} finding(s) in {games} games with {n} players", markup=False)
+    extra = f" (and {max(1, games // 10)} each with {', '.join(also)})" if also else ""
+    out.print(f"{spec}: {len(diags)} finding(s) in {games} random games{extra} with {n} players", markup=False)
 
 
 @cli.command()

@@ -1,7 +1,7 @@
 """Playing in the terminal: one person at one seat, bots at the others.
 
 Owns the session: what the person is shown (their own `State.view`, the
-public narration since their last decision, numbered options with the
+narration since their last decision as their seat may see it (runtime/redact.py), numbered options with the
 engine's labels), what they may type (a number, `why [N]`, `view`,
 `save FILE`, `quit`, `help`), saves (seed + choices + settings) and exact
 resumes (the bots are re-run over the saved choices, so their own random
@@ -172,7 +172,8 @@ class Session:
     def narrate(self, st: State) -> int:
         """Public narration since the person last looked: turns, the spec's `say` lines, choices, the end."""
         from .narrate import narrate
-        events = st.log[self.shown:]
+        from ..runtime.redact import seat_events
+        events = seat_events(st.log[self.shown:], self.g, self.s.players, self.s.seat)  # this seat's view only
         self.shown = len(st.log)
         keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
                 e["e"] == "choice" and e["player"] != self.s.seat]

@@ -379,7 +379,9 @@ class PyGen:
             if isinstance(p, str):
                 parts.append(self.k(p))
             elif p.ty is T.ZONE:  # a zone is shown as the cards in it
-                parts.append(f"st.g.show({self.coll(p)}, {self.k(T.CARDS)})")
+                parts.append(f"st.card_text({self.coll(p)}, {self.k(T.CARDS)})")
+            elif p.ty in (T.CARD, T.CARDS):  # cards are marked for the seat-aware narration (runtime/redact.py)
+                parts.append(f"st.card_text({self.expr(p)}, {self.k(p.ty)})")
             else:
                 parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
@@ -580,7 +582,7 @@ class PyGen:
         return ["pass"]
 
     def s_Say(self, s: N.Say) -> list[str]:
-        return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
+        return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]
 
     def s_If(self, s: N.If) -> list[str]:
         if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
@@ -868,7 +870,10 @@ class PyGen:
     def p_ChooseValue(self, s: N.ChooseValue) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, s.source.ty))
-        self._ask(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
+        opts = f"list({self.coll(s.source)})"
+        if s.source.ty in (T.ZONE, T.CARDS):  # identical cards make one option (interchange.py)
+            opts = f"{self.h(self.comp.interchange().values)}(st, {opts})"
+        self._ask(f"st.ask(1, {self._who(s.by)}, {opts}, {meta})")
 
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None

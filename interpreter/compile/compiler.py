@@ -365,7 +365,7 @@ class Compiler:
                 parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
-            return "".join(p if isinstance(p, str) else st.g.show(p[0](st, L), p[1]) for p in parts)
+            return "".join(p if isinstance(p, str) else st.card_text(p[0](st, L), p[1]) for p in parts)
         return render
 
     # -- keyed variables (`keys:`): one plain variable slot per key ---------------
@@ -451,6 +451,7 @@ class Compiler:
     def subset_finder(self, s: N.ChooseSubset) -> Fn:
         """Every subset of the source that satisfies the condition, smallest first."""
         src, slot, cond = self.ccoll(s.source), s.slot, self.cexpr(s.cond)
+        merge = self.interchange().subsets  # identical cards make one subset (interchange.py)
 
         def find(st, L):
             items = list(src(st, L))
@@ -462,5 +463,12 @@ class Compiler:
                     L[slot] = list(combo)
                     if cond(st, L):
                         found.append(list(combo))
-            return found
+            return merge(st, found)
         return find
+
+    def interchange(self):
+        """Which cards are interchangeable in a choice (built once per compiled game)."""
+        if getattr(self, "_interchange", None) is None:
+            from .interchange import Interchange
+            self._interchange = Interchange(self.spec, self.card_type)
+        return self._interchange

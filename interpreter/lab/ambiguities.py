@@ -36,9 +36,11 @@ class Reading:
     impact: float = 0.0
     intervals: list[paired.Interval] = field(default_factory=list)
     reached: int = 0  # times the rule text reading this ambiguity ran under this interpretation
+    contradicts_text: bool = False  # the spec marks it as ruled out by the rulebook's words
 
     def as_dict(self) -> dict:
         return {"interpretation": self.interpretation, "description": self.description, "verdict": self.verdict,
+                "contradicts_text": self.contradicts_text,
                 "impact": round(self.impact, 3) if self.impact != float("inf") else "inf",
                 "reached": self.reached, "differences": [i.as_dict() for i in self.intervals]}
 
@@ -155,7 +157,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
                 continue
             iv = paired.compare(base.results, arm.results, players, level, extra)
             reached = _reading_hits(arm, points, name)
-            r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached)
+            r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
+                        contradicts_text=interp in a.contradicts_text)
             r.verdict = paired.verdict(iv, reached > 0)
             r.impact = paired.impact(iv) if reached else 0.0
             readings.append(r)

@@ -75,7 +75,8 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
             out.append(f"> {a.quote}\n" + (f"\n*({a.where})*\n" if a.where else ""))
             measured = (verdicts or {}).get(a.name)
             for k, v in a.interpretations.items():
-                mark = " **(default)**" if k == a.default else ""
+                mark = " **(default)**" if k == a.default else (
+                    " **(contradicts the rulebook's text)**" if k in a.contradicts_text else "")
                 m = f" *(measured: {measured[1][k]})*" if measured and k in measured[1] else ""
                 out.append(f"- `{k}`{mark}: {v}{m}")
             if a.why:

@@ -119,7 +119,9 @@ def _write_files(plt, rep, directory: str) -> list[str]:
         parts.append(f"<h2 id='{esc(a.name)}'>{esc(a.name)}: <span class='{a.verdict}'>{a.verdict}</span></h2>")
         parts.append(f"<blockquote>{esc(a.quote)}</blockquote>")
         parts.append("<ul>" + "".join(
-            f"<li><b>{esc(r.interpretation)}</b> ({r.verdict}): {esc(r.description)}</li>" for r in a.readings)
+            f"<li><b>{esc(r.interpretation)}</b> ({r.verdict}"
+            f"{'; contradicts the rulebook text' if r.contradicts_text else ''}): {esc(r.description)}</li>"
+            for r in a.readings)
             + f"<li><b>{esc(a.default)}</b> (default)</li></ul>")
         parts.append(f"<img src='{esc(png)}' alt='differences for {esc(a.name)}' style='max-width:100%'>")
     with open(os.path.join(directory, "index.html"), "w", encoding="utf-8") as fh:

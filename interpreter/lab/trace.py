@@ -7,6 +7,17 @@ in the spec (each `rule:`, each ambiguity's `quote`, and the
 a quote may leave words out with "...", and may run over several
 paragraphs. Each paragraph is encoded (and by which entries), flavour, or
 not accounted for.
+
+"Encoded" must be true, so only meaningful fragments mark a paragraph: a
+whole quote, or a piece of a quote cut at "..." that has at least
+`_MIN_WORDS` words (a single word like "semester" marks nothing) and, when it
+is shorter than `_UNIQUE_WORDS` words, occurs in one paragraph only.
+
+It also owns the verbatim check (`misquotes`): every `rule:` and `quote:`
+must occur in the rulebook text as written, typos kept, with only
+whitespace, letter case and the curly forms of quote marks normalised; a
+quote that does not is returned with the spec position of its text, so
+`lint` can warn there.
 """
 from __future__ import annotations
 
@@ -19,6 +30,9 @@ from ..lang.model import Spec
 
 _WS = re.compile(r"\s+")
 _MIN_FRAGMENT = 8
+_BULLET = re.compile(r"(^|(?<=\s))[-*\u2022](?=\s|$)", re.M)  # a list item's dash or bullet: layout, not words
+_MIN_WORDS = 3  # a piece of a quote cut at "..." marks a paragraph only with this many words
+_UNIQUE_WORDS = 6  # ... and, below this many, only if one paragraph alone holds it
 
 
 def _norm(s: str) -> str:
@@ -39,20 +53,40 @@ class Paragraph:
 
 
 def _quotes(data: Any, path: tuple = ()) -> Iterator[tuple[str, str]]:
+    for where, _path, quote in _quotes_at(data, path):
+        yield where, quote
+
+
+def _quotes_at(data: Any, path: tuple = ()) -> Iterator[tuple[str, tuple, str]]:
+    """(dotted name, key path of the text, text) of every `rule:` and `quote:`."""
     if isinstance(data, dict):
         for k, v in data.items():
             if k in ("rule", "quote") and isinstance(v, str):
-                yield ".".join(map(str, path)) or k, v
+                yield ".".join(map(str, path)) or k, path + (k,), v
             else:
-                yield from _quotes(v, path + (k,))
+                yield from _quotes_at(v, path + (k,))
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            yield from _quotes(v, path + (i,))
+            yield from _quotes_at(v, path + (i,))
+
+
+def _pieces(quote: str) -> list[str]:
+    parts = re.split(r"\.\.\.|\u2026", quote)
+    return [f for f in (_norm(p).strip(" .,;:-\"'") for p in parts) if f]
 
 
 def _fragments(quote: str) -> list[str]:
-    parts = re.split(r"\.\.\.|\u2026", quote)
-    return [f for f in (_norm(p).strip(" .,;:-\"'") for p in parts) if len(f) >= _MIN_FRAGMENT]
+    pieces = [f for f in _pieces(quote) if len(f) >= _MIN_FRAGMENT]
+    if len(pieces) <= 1:
+        return pieces  # a whole quote is meaningful as it stands
+    return [f for f in pieces if len(f.split()) >= _MIN_WORDS]
+
+
+def _meaningful(frag: str, normed: list[str]) -> bool:
+    """A short piece of a cut quote that several paragraphs hold tells nothing about which one it encodes."""
+    if len(frag.split()) >= _UNIQUE_WORDS:
+        return True
+    return sum(frag in n for n in normed) <= 1
 
 
 def rulebook_path(spec: Spec) -> str | None:
@@ -78,7 +112,10 @@ def trace(spec: Spec) -> list[Paragraph] | None:
         pos += len(n) + 3
     flavour = [(_norm(q).strip(" .\"'")) for q in spec.rulebook.get("flavour", [])]
     for where, quote in _quotes(spec.doc.data):
+        cut = len(_pieces(quote)) > 1
         for frag in _fragments(quote):
+            if cut and not _meaningful(frag, normed):
+                continue
             for k, n in enumerate(normed):
                 if frag in n or (len(n) >= _MIN_FRAGMENT and n in frag):
                     if where not in paras[k].encoded_by:
@@ -97,3 +134,37 @@ def trace(spec: Spec) -> list[Paragraph] | None:
         if any(f and (f in n or n in f) for f in flavour):
             paras[k].flavour = True
     return paras
+
+
+def _flat(s: str) -> str:
+    s = s.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'").replace("\u2018", "'")
+    return _WS.sub(" ", s).strip().lower()
+
+
+def misquotes(spec: Spec) -> list[tuple[tuple, str, str]] | None:
+    """(key path, where, the piece not found) for every quote that is not the rulebook's words.
+
+    A quote may leave words out with "..." (each piece must occur, in any order: a rule may cite
+    sentences of several paragraphs); the flavour list is checked too. None when the spec names
+    no rulebook text."""
+    path = rulebook_path(spec)
+    if path is None or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as fh:
+        text = _flat(_BULLET.sub(" ", fh.read()))
+    out = []
+    found = list(_quotes_at(spec.doc.data))
+    flavour = spec.rulebook.get("flavour") or []
+    found += [("game.rulebook.flavour", ("game", "rulebook", "flavour", i), q)
+              for i, q in enumerate(flavour) if isinstance(q, str)]
+    home = spec.doc.span(("game", "rulebook", "source"))
+    for where, at, quote in found:
+        span = spec.doc.span(at)
+        if home is not None and span is not None and span.path != home.path:
+            continue  # a base's quotes cite the base's own rulebook, not this one
+        for piece in re.split(r"\.\.\.|\u2026", quote):
+            piece = _flat(_BULLET.sub(" ", piece)).strip(" .,;:-\"'")
+            if piece and piece not in text:
+                out.append((at, where, piece))
+                break
+    return out

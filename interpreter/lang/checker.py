@@ -189,6 +189,15 @@ class Checker:
                 self.error("E414", f"ambiguity '{a.name}': default '{a.default}' is not one of its interpretations",
                            s.doc.span(("ambiguities", a.name, "default")),
                            hint=did_you_mean(a.default, a.interpretations))
+            for k, name in enumerate(a.contradicts_text):
+                if name not in a.interpretations:
+                    self.error("E414", f"ambiguity '{a.name}': contradicts_text names '{name}', not one of its "
+                               f"interpretations", s.doc.span(("ambiguities", a.name, "contradicts_text", k)),
+                               hint=did_you_mean(name, a.interpretations))
+                elif name == a.default:
+                    self.error("E414", f"ambiguity '{a.name}': the default '{name}' is marked as contradicted "
+                               f"by the rulebook's text", s.doc.span(("ambiguities", a.name, "contradicts_text", k)),
+                               hint="a default must be a reading the text allows")
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
                 if len({isinstance(k, int) for k in kv.keys}) > 1:

@@ -144,6 +144,7 @@ class Ambiguity:
     default: str
     why: str | None
     span: Span | None
+    contradicts_text: tuple[str, ...] = ()  # interpretations the rulebook's words rule out
 
 
 @dataclass(slots=True)
@@ -316,7 +317,8 @@ class _Builder:
                                    self.span("options", name, key=True))
                    for name, o in (d.get("options") or {}).items()}
         ambiguities = {name: Ambiguity(name, a["quote"], a.get("where"), dict(a["interpretations"]), a["default"],
-                                       a.get("why"), self.span("ambiguities", name, key=True))
+                                       a.get("why"), self.span("ambiguities", name, key=True),
+                                       tuple(a.get("contradicts_text") or ()))
                        for name, a in (d.get("ambiguities") or {}).items()}
         actions = {}
         for name, a in (d.get("actions") or {}).items():

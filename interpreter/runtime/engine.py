@@ -368,7 +368,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum")
+                 "rig", "auto", "zsum", "marking", "moved")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -407,6 +407,10 @@ class State:
         self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
         # Agents per seat that decide inside the run, without returning to the caller at each decision.
         self.auto: list | None = None
+        # Seat-aware narration (runtime/redact.py): while `marking`, card_text() marks each card it shows,
+        # and a logged game remembers where each card moved from since the last decision.
+        self.marking = False
+        self.moved: dict[int, int] = {}
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -455,14 +459,14 @@ class State:
         slot, _prompt, ty = meta
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
-        return [g.show(x, el) for x in opts]
+        return [self.card_text(x, el) for x in opts]
 
     def _show_param(self, action_name: str, k: int, x: Any) -> str:
         action = self.g.spec.actions[action_name]
         code = list(action.params.values())[k]
         ty = code.ast.ty if code.ast is not None else T.ANY
         el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
-        return self.g.show(x, el)
+        return self.card_text(x, el)
 
     def _prompt(self) -> str:
         if self.pkind == ACTION:
@@ -508,7 +512,33 @@ class State:
             self.stack[-1][2][self.pmeta[0]] = o
 
     def log_choice(self, i: int) -> None:
-        self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(self.popts))
+        from .redact import secret_spans
+        label = self.labels()[i]
+        self.marking = True
+        try:
+            marked = self._labels()[i]
+        finally:
+            self.marking = False
+        hidden = secret_spans(self, marked)
+        self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts),
+                   **({"hidden": hidden} if hidden else {}))
+        self.moved = {}  # a new step: what a seat saw move before this choice is behind it
+
+    def card_text(self, v: Any, ty: T) -> str:
+        """A card (or cards) as narration shows it; marked with its id while `marking` (see redact.py)."""
+        if not self.marking or ty not in (T.CARD, T.CARDS):
+            return self.g.show(v, ty)
+        from .redact import mark
+        if ty is T.CARD:
+            return mark(v, self.g.card_label[v])
+        return ", ".join(mark(c, self.g.card_label[c]) for c in v) if v else "nothing"
+
+    def say(self, text: str) -> None:
+        """Log a `say` line; cards some seat may not see are listed as `hidden` spans (see redact.py)."""
+        from .redact import secret_spans, unmark
+        self.marking = False
+        hidden = secret_spans(self, text)
+        self.event("say", text=unmark(text)[0], **({"hidden": hidden} if hidden else {}))
 
     def run(self) -> None:
         stack = self.stack
@@ -650,6 +680,9 @@ class State:
 
     def log_move(self, cards: list[int], src: int, dst: int) -> None:
         g = self.g
+        moved = self.moved
+        for c in cards:
+            moved.setdefault(c, src)  # the first place it left in this step
         self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:

@@ -25,8 +25,8 @@ from ..lang import nodes as N
 from ..spec.diagnostics import Diagnostic, Severity, Span
 from .engine import DEFAULT_BUDGET, Game, IllegalChoice, SetupError, State, Status
 
-RULE_ERROR = "E520"  # a rule failed during a game
-BUDGET = "W521"  # the step budget ran out while this rule text was running
+RULE_ERROR = "E600"  # a rule failed during a game
+BUDGET = "W601"  # the step budget ran out while this rule text was running
 
 # The words a run-time error starts with, and the expressions that can raise it.
 _RAISERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -57,7 +57,7 @@ class Fault:
     agents: dict = field(default_factory=dict)  # seat (0-based) -> agent name, when not random
 
     def diagnostic(self) -> Diagnostic:
-        """The fault as a diagnostic (`path:line:col: error[E520]: ...`), with how to reproduce it."""
+        """The fault as a diagnostic (`path:line:col: error[E600]: ...`), with how to reproduce it."""
         code, sev = (RULE_ERROR, Severity.ERROR) if self.status == "error" else (BUDGET, Severity.WARNING)
         return Diagnostic(code, self.reason, self.span, hint=self.reproduce(), note=self.choices_note(),
                           severity=sev)
