@@ -305,7 +305,7 @@ def test_a_seat_never_receives_a_card_it_has_not_seen(app, spec, players, seed):
         leaked = [x for x in never if x in text]
         assert not leaked, f"P1 was sent {leaked}"
     # and the redaction is there, not an empty log: other seats' hands were narrated
-    assert any("(hidden card)" in b for b in bodies)
+    assert any("a hidden card" in b for b in bodies)
 
 
 def test_a_blind_pick_from_a_hidden_pile_names_no_card(app):
@@ -319,7 +319,7 @@ def test_a_blind_pick_from_a_hidden_pile_names_no_card(app):
     g = r.json()
     deck = next(z for z in g["zones"] if z["id"] == "deck")
     assert g["decision"]["prompt"] == "card to draw" and len(g["decision"]["options"]) == deck["count"] > 1
-    assert g["decision"]["options"][:2] == ["(hidden card)", "(hidden card) (2)"]
+    assert g["decision"]["options"][:2] == ["a hidden card", "a hidden card (2)"]
     names = set(api.load_game("tests/specs/secrets.yaml").card_label)
     assert not [x for x in names if x in r.text and x not in str(g["zones"])]
 

@@ -59,9 +59,9 @@ def test_a_card_name_inside_a_longer_one_is_not_mistaken_for_it():
     g = api.load_game("games/stun.yaml")
     events = [{"e": "say", "text": "P1 turns up STUN PLUS: +4."}]
     seen = set(g.card_label) - {"STUN"}
-    (line,) = seat_narration(events, [None], g, 0, seen)
+    (line,) = seat_narration(events, [None], g, 2, 0, seen)
     assert line["text"] == "P1 turns up STUN PLUS: +4."
-    (line,) = seat_narration([{"e": "say", "text": "STUN and STUN PLUS"}], [None], g, 0, seen)
+    (line,) = seat_narration([{"e": "say", "text": "STUN and STUN PLUS"}], [None], g, 2, 0, seen)
     assert line["text"] == f"{HIDDEN} and STUN PLUS"
 
 

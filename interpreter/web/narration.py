@@ -18,9 +18,11 @@ Owns three things the table needs from a game's event log:
   that was public for a moment inside a step and hidden at both ends is
   hidden too.
 
-This is deliberately the only place where narration and labels are
-redacted, so a seat-aware narration of the engine's (issue 18) can replace
-these two functions here alone.
+The events themselves are first redacted by the engine's seat-aware
+renderer (runtime/redact.py: the one every face uses, correct by
+construction because the engine marks each card it shows); the label net
+here is a second layer for free texts the engine does not mark (a prompt,
+a why-not explanation).
 Move and shuffle events are not narrated (the table shows the zones).
 """
 from __future__ import annotations
@@ -31,8 +33,8 @@ from typing import Any
 
 from ..cli.narrate import narrate
 from ..compile.compiler import ACTION
+from ..runtime.redact import HIDDEN, seat_events
 
-HIDDEN = "(hidden card)"
 SPECTATOR = -1  # a viewer who holds no seat: sees the public zones only
 EVERYONE = -2   # the designer reading a full log: sees every zone
 NARRATED = ("turn", "phase", "say", "choice", "end")
@@ -123,16 +125,19 @@ def _redactor(labels: frozenset[str], hidden: frozenset[str]):
     return lambda text: pattern.sub(lambda m: HIDDEN if m.group(0) in hidden else m.group(0), text)
 
 
-def seat_narration(events: list[dict], rules: list[str | None], game, viewer: int,
+def seat_narration(events: list[dict], rules: list[str | None], game, players: int, viewer: int,
                    seen: set[str]) -> list[dict[str, Any]]:
     """The lines `viewer` is shown for one step's events.
 
-    `seen`: the card names the viewer could see at the start or the end of the
-    step; every other card name is replaced by "(hidden card)". Each line is
-    {"kind", "text", "rule", "player"}.
+    The events are redacted for the viewer by runtime/redact.py; then, as a
+    second net, every card name the viewer could see neither at the start nor
+    at the end of the step (`seen`) is replaced by "a hidden card". Each line
+    is {"kind", "text", "rule", "player"}.
     """
     if not any(e.get("e") in NARRATED for e in events):
         return []
+    if viewer != EVERYONE:
+        events = seat_events(events, game, players, None if viewer == SPECTATOR else viewer)
     labels = all_labels(game)
     clean = _redactor(labels, frozenset() if viewer == EVERYONE else labels - frozenset(seen))
     out = []

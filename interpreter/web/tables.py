@@ -26,6 +26,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status
 from ..runtime.seeds import game_seed
+from ..runtime.redact import seat_labels
 from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
 
 PERSON = "person"
@@ -157,7 +158,7 @@ class Table:
         self._told = len(log)
         now = visible_to_each(self.st, self.viewers)
         for v in self.viewers:
-            self.lines[v].extend(seat_narration(new, rules, self.g, v, self._seen[v] | now[v]))
+            self.lines[v].extend(seat_narration(new, rules, self.g, self.st.n, v, self._seen[v] | now[v]))
         self._seen = now
 
     def pending_person(self) -> int | None:
@@ -315,7 +316,7 @@ def seat_json(table: Table, viewer: int) -> dict:
         if viewer == st.pplayer and d["person"]:
             dec = st.decision()
             seen = visible_labels(st, viewer)
-            prompt, *options = seat_texts([dec.prompt, *dec.labels], g, viewer, seen)
+            prompt, *options = seat_texts([dec.prompt, *seat_labels(st, viewer)], g, viewer, seen)
             options = _unique(options)
             d.update(prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
