@@ -297,7 +297,10 @@ def _stmt(s):
         st.tuples(st.sampled_from(["take", "total_of", "count", "zz"]), st.lists(exprs, max_size=2)).map(
             lambda t: f"{t[0]}({', '.join(t[1])})"),
         st.sampled_from(["end turn", "end game", "pass", 'say "{me} plays."', "shuffle deck",
-                         "move top(deck) to me.hand", "me.score += 1", "pot += 1"]),
+                         "move top(deck) to me.hand", "me.score += 1", "pot += 1", "skip next player",
+                         "reverse turn order", "extra turn", "let x = roll(2, 6)", "let x = dice(3, 6)"]),
+        exprs.map(lambda a: f"next turn to {a}"),
+        st.tuples(exprs, exprs).map(lambda t: f"pot = random({t[0]}, {t[1]})"),
         st.tuples(st.sampled_from(["x", "c"]), exprs).map(lambda t: f"choose {t[0]} from {t[1]}"),
         st.tuples(exprs, exprs).map(lambda t: f"choose subset x of {t[0]} where {t[1]}"),
     )
@@ -376,6 +379,9 @@ def _typed_stmt(s):
         st.tuples(st.sampled_from(["pot", "me.score", "turn.draws"]), st.sampled_from(["=", "+=", "-="]),
                   t_int).map(" ".join),
         t_int.map(lambda a: f"let n = {a}"), t_card.map(lambda c: f"take({c})"),
+        t_int.map(lambda a: f"pot = roll({a}, 6)"), t_int.map(lambda a: f"pot = random(1, {a})"),
+        st.sampled_from(["next turn to seat(1)", "next turn to next(me)", "skip next player", "reverse turn order",
+                         "extra turn"]),
         st.sampled_from(["end turn", "pass", 'say "{me} has {me.score} and {count(me.hand)} cards."',
                          "choose c from me.hand", "choose q from others", "choose subset cs of me.hand where "
                          "sum(cs, points) >= 1"]))

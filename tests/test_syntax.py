@@ -71,6 +71,8 @@ def sx(n) -> str:
         return f"(do {sx(n.call)})"
     if isinstance(n, (N.EndTurn, N.EndGame, N.Pass)):
         return {"EndTurn": "(end-turn)", "EndGame": "(end-game)", "Pass": "(pass)"}[t]
+    if isinstance(n, N.TurnOrder):
+        return f"(turn-order {n.what}{'' if n.who is None else ' ' + sx(n.who)})"
     if isinstance(n, N.Say):
         return f"(say {sx(n.text)})"
     if isinstance(n, N.ChooseValue):
@@ -190,6 +192,10 @@ STATEMENTS = [
     ("procedure_call_no_args", "flip()", "(do (call flip))"),
     ("end_turn", "end turn", "(end-turn)"),
     ("end_game", "end game", "(end-game)"),
+    ("next_turn", "next turn to seat(2)", "(turn-order to (call seat 2))"),
+    ("skip_turn", "skip next player", "(turn-order skip)"),
+    ("reverse_order", "reverse turn order", "(turn-order reverse)"),
+    ("extra_turn", "extra turn", "(turn-order extra)"),
     ("pass", "pass", "(pass)"),
     ("say_plain", 'say "hello"', "(say (text 'hello'))"),
     ("say_holes", 'say "{me} has {me.chips} chips"', "(say (text me ' has ' (. me chips) ' chips'))"),

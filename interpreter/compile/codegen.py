@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..lang import nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
-                       numbers, position_of)
+                       numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
 from ..lang.kinds import T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
@@ -53,6 +53,7 @@ class PyGen:
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
                                    "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
+                                   "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -271,7 +272,12 @@ class PyGen:
         if name == "abs":
             return f"abs({self.expr(a[0])})"
         if name == "next":
-            return f"(({self.expr(a[0])}) + 1) % st.n"
+            step = "st.order" if self.comp.turn_order else "1"  # the turn order's direction, when a rule can reverse it
+            return f"(({self.expr(a[0])}) + {step}) % st.n"
+        if name in ("roll", "dice"):
+            return f"{'sum(' if name == 'roll' else '('}_roll_dice(st, {self.expr(a[0])}, {self.expr(a[1])}))"
+        if name == "random":
+            return f"_random_number(st, {self.expr(a[0])}, {self.expr(a[1])})"
         return None
 
     def _getter(self, prop: tuple) -> str:
@@ -560,6 +566,16 @@ class PyGen:
 
     def s_Pass(self, s) -> list[str]:
         return ["pass"]
+
+    def s_TurnOrder(self, s: N.TurnOrder) -> list[str]:
+        """Who plays next (State.pass_turn reads these when the turn passes)."""
+        if s.what == "to":
+            return [f"st.nxt = {self.expr(s.who)}"]
+        if s.what == "extra":
+            return ["st.nxt = st.cur"]
+        if s.what == "skip":
+            return ["st.skips += 1"]
+        return ["st.order = -st.order"]
 
     def s_Say(self, s: N.Say) -> list[str]:
         return ["if st.log is not None:", f"    st.event('say', text={self.expr(s.text)})"]
@@ -933,12 +949,15 @@ class PyGen:
         out += [f"    if pc == {end_at}:", "        st.in_turn = False"]
         if cy.end_when is not None:
             out += [f"        if {self._cond(cy.end_when)}:", "            return st.finish()"]
-        out += ["        st.cur = (st.cur + 1) % st.n"]
+        out += ["        st.cur = st.pass_turn()" if self.comp.turn_order else "        st.cur = (st.cur + 1) % st.n"]
         if cy.until is not None:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
-        out += [f"    if pc == {start}:", "        st.turn += 1", *("        " + ln for ln in _tick(str(int(budget)))),
+        out += [f"    if pc == {start}:"]
+        if self.comp.turn_order:  # a seat chosen outside a turn (setup, a phase's start or end) plays now
+            out += ["        if st.nxt >= 0:", "            st.cur = st.nxt", "            st.nxt = -1"]
+        out += ["        st.turn += 1", *("        " + ln for ln in _tick(str(int(budget)))),
                 "        st.quiet += 1",
                 f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
                 f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",

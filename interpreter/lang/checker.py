@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from . import limits, nodes as N
-from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES
+from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
-from .model import Code, Spec
+from .model import Code, Spec, codes
 
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE}
@@ -216,7 +216,7 @@ class Checker:
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
                     pass
-                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS:
+                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS:
                     self.error("E416", f"'{n}' is a built-in name and cannot name a {kind}", table[n].span,
                                hint="pick another name")
                 names[n] = kind
@@ -236,10 +236,16 @@ class Checker:
             if tr.zone not in s.zones:
                 self.error("E418", f"trigger '{tr.name}' watches unknown zone '{tr.zone}'",
                            s.doc.span(("triggers", tr.name, "enter")), hint=did_you_mean(tr.zone, s.zones))
+        if "turn" not in (s.doc.data.get("flow") or {}) and (not s.phases or any(
+                "turn" not in ph_data for ph_data in s.doc.data["flow"].get("phases") or [])):
+            self.error("E446", "flow.turn is missing: a phase without its own `turn:` plays flow.turn",
+                       s.doc.span(("flow",), key=True),
+                       hint="give flow.turn, or a `turn:` in every phase")
         for ph in s.phases:
             if ph.until is None:
                 self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop)", ph.span)
-        if s.end_when is None and not s.phases:
+        ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
+        if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
 
     def usage_warnings(self) -> None:
@@ -287,7 +293,7 @@ class Checker:
             ty = T.ANY
             if pcode.ast is not None:
                 sc.code = pcode
-                ty = self.expr(pcode.ast, pcode, sc)
+                ty = self.pure(pcode.ast, pcode, sc)
                 if ty not in COLLECTIONS and ty is not T.ANY:
                     self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
                                pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
@@ -415,8 +421,20 @@ class Checker:
     def s_Pass(self, code, sc, st) -> None:
         pass
 
+    def s_TurnOrder(self, code, sc, st: N.TurnOrder) -> None:
+        if st.who is not None:
+            self.expect_type(code, self.expr(st.who, code, sc), T.PLAYER, st.who, "next turn to")
+
     def s_Say(self, code, sc, st: N.Say) -> None:
-        self.expr(st.text, code, sc)
+        self.pure(st.text, code, sc)  # evaluated only when somebody reads the log
+
+    def pure(self, e: N.Expr, code, sc: _Scope) -> T:
+        """An expression the engine may evaluate any number of times (or never): no dice in it (E445)."""
+        saved, sc.allow_effects = sc.allow_effects, False
+        try:
+            return self.expr(e, code, sc)
+        finally:
+            sc.allow_effects = saved
 
     def _by(self, code, sc, by) -> None:
         if by is not None:
@@ -427,7 +445,7 @@ class Checker:
         self.expect_type(code, ty, COLLECTIONS, st.source, "choose ... from")
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         found = sc.lookup(st.name)
         st.slot = found[0] if found else sc.bind(st.name, ELEMENT.get(ty, T.ANY))
 
@@ -436,10 +454,10 @@ class Checker:
         self.expect_type(code, ty, frozenset({T.CARDS, T.ZONE}), st.source, "choose subset ... of")
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         found = sc.lookup(st.name)
         st.slot = found[0] if found else sc.bind(st.name, T.CARDS)
-        self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "where")
+        self.expect_type(code, self.pure(st.cond, code, sc), T.BOOL, st.cond, "where")
 
     def _branches(self, code, sc, bodies: list, exhaustive: bool) -> None:
         """Check alternative bodies; afterwards a local is bound only if every way through binds it."""
@@ -482,7 +500,7 @@ class Checker:
     def s_ChooseOption(self, code, sc, st: N.ChooseOption) -> None:
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         before = set(sc.bound)
         after: list[set[int]] = []  # exactly one option runs (no open option stalls the game)
         for opt in st.options:
@@ -492,9 +510,9 @@ class Checker:
                 ty = self.expr(opt.coll, code, sc)
                 self.expect_type(code, ty, COLLECTIONS, opt.coll, "option for")
                 opt.slot = sc.bind(opt.var, ELEMENT.get(ty, T.ANY))
-            self.expr(opt.label, code, sc)
+            self.pure(opt.label, code, sc)
             if opt.cond is not None:
-                self.expect_type(code, self.expr(opt.cond, code, sc), T.BOOL, opt.cond, "when")
+                self.expect_type(code, self.pure(opt.cond, code, sc), T.BOOL, opt.cond, "when")
             self.stmts(code, sc, opt.body)
             sc.frames.pop()
             if not _ends_turn(opt.body):
@@ -707,6 +725,9 @@ class Checker:
             for a in e.args:
                 self.expr(a, code, sc)
             return T.ANY
+        if b.chance and not sc.allow_effects:
+            self.error("E445", f"{e.func}() rolls the dice, which a condition or a function cannot do", code, e.pos,
+                       hint=f"roll in an effect and keep the result: `let r = {b.example}`, then test `r`")
         types: list[T] = []
         before = len(self.diags)
         for a, want in zip(e.args, b.params):

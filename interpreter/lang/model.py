@@ -168,6 +168,8 @@ class Example:
     do: list[str]
     expect: list[Code]
     span: Span | None
+    offered: list[str] = field(default_factory=list)  # labels the pending decision must offer at the end
+    not_offered: list[str] = field(default_factory=list)  # labels it must not offer
 
 
 @dataclass(slots=True)
@@ -280,15 +282,15 @@ class _Builder:
         game = d["game"]
         cards: dict[str, CardType] = {}
         next_id = 0
-        comps = d["components"]
+        comps = d.get("components") or {}  # a game without cards (dice, a board) needs no components
         defaults = dict(comps.get("defaults") or {})
-        for name, c in comps["cards"].items():
+        for name, c in (comps.get("cards") or {}).items():
             cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
                                    next_id, self.span("components", "cards", name, key=True))
             next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
-        for name, z in d["zones"].items():
+        for name, z in (d.get("zones") or {}).items():
             zones[name] = ZoneDef(name, z.get("label", name), z["owner"], z.get("visibility", "public"),
                                   counts[z["owner"]], self.span("zones", name, key=True))
             counts[z["owner"]] += 1
@@ -352,7 +354,8 @@ class _Builder:
                                      dict(ex.get("options") or {}), dict(ex.get("readings") or {}),
                                      dict(ex.get("given") or {}), list(ex.get("do") or []),
                                      [self.code(p + ("expect", i), "condition") for i in range(len(ex["expect"]))],
-                                     self.span(*p, key=True))
+                                     self.span(*p, key=True), list(ex.get("offered") or []),
+                                     list(ex.get("not_offered") or []))
         spec = Spec(
             doc=self.doc, name=game["name"], min_players=game["players"]["min"], max_players=game["players"]["max"],
             cards=cards, n_cards=next_id, total=comps.get("total"), zones=zones, n_shared=counts["shared"], n_player_zones=counts["player"], vars=vars_,

@@ -155,6 +155,14 @@ class EndGame(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class TurnOrder(Stmt):
+    """Who plays next: `next turn to p` ("to"), `skip next player` ("skip"),
+    `reverse turn order` ("reverse"), `extra turn` ("extra")."""
+    what: str
+    who: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
 class Say(Stmt):
     text: Template
 

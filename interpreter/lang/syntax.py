@@ -232,6 +232,18 @@ class _ToAst(Transformer):
     def end_game(self, meta, c):
         return N.EndGame(_pos(meta))
 
+    def next_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "to", c[0])
+
+    def skip_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "skip")
+
+    def reverse_order(self, meta, c):
+        return N.TurnOrder(_pos(meta), "reverse")
+
+    def extra_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "extra")
+
     def say(self, meta, c):
         return N.Say(_pos(meta), self._template(c[0]))
 

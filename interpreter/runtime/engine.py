@@ -367,7 +367,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum")
+                 "rig", "auto", "zsum", "nxt", "order", "skips", "scripted")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -406,6 +406,11 @@ class State:
         self.rig: Callable[["State", int], None] | None = None  # an example's stacked shuffles
         # Agents per seat that decide inside the run, without returning to the caller at each decision.
         self.auto: list | None = None
+        # Who plays next (turn order statements): a chosen seat (-1: none), the direction, seats to skip.
+        self.nxt = -1
+        self.order = 1
+        self.skips = 0
+        self.scripted: list[int] | None = None  # an example's scripted dice (`given: rolls:`), taken first
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -603,6 +608,16 @@ class State:
             self.steps += n
         return n
 
+    def pass_turn(self) -> int:
+        """The seat of the next turn: a chosen one (`next turn to`, `extra turn`), else the next seat in
+        the turn order's direction, past skipped ones."""
+        if self.nxt >= 0:
+            p, self.nxt = self.nxt, -1
+        else:
+            p = (self.cur + self.order * (1 + self.skips)) % self.n
+        self.skips = 0
+        return p
+
     def end_turn(self) -> None:
         if not self.in_turn:
             raise RuleError("`end turn` outside a turn")
@@ -719,6 +734,8 @@ class State:
         s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
         s.choices = self.choices[:]
         s.winners = self.winners[:]
+        if self.scripted is not None:
+            s.scripted = self.scripted[:]
         s.log = None
         s.auto = None  # a copy is played by whoever made it
         return s
@@ -732,6 +749,7 @@ class State:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
                 self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                (self.nxt, self.order, self.skips),
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 

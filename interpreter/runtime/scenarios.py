@@ -64,6 +64,8 @@ def _given(game: Game, ex: Example):
         stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("after_shuffle", {}).items()}
         if stacks:
             st.rig = _rig(spec, stacks)
+        if ex.given.get("rolls"):
+            st.scripted = list(ex.given["rolls"])
         if first is not None:
             if not 1 <= first <= st.n:
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
@@ -139,6 +141,23 @@ def _pick(st: State, want: str) -> int:
     raise ExampleError(f"'{want}' matches several options: {shown}")
 
 
+def _check_offered(st: State, ex: Example) -> None:
+    """`offered:` / `not_offered:`: what the decision pending after `do` lists (a label or its start)."""
+    if not ex.offered and not ex.not_offered:
+        return
+    labels = st.labels() if st.status is Status.RUNNING else []
+    shown = "; ".join(labels) or "none (the game is over)"
+
+    def has(want: str) -> bool:
+        return any(lab.lower() == want.lower() or lab.lower().startswith(want.lower()) for lab in labels)
+    for want in ex.offered:
+        if not has(want):
+            raise ExampleError(f"offered: '{want}' is not among the options; they are: {shown}")
+    for want in ex.not_offered:
+        if has(want):
+            raise ExampleError(f"not_offered: '{want}' is offered; the options are: {shown}")
+
+
 def run_example(spec: Spec, ex: Example) -> Outcome:
     try:
         game = Game(spec, ex.options, ex.readings)
@@ -150,6 +169,10 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
             st.apply(_pick(st, want))
         if st.status is Status.ERROR:
             raise ExampleError(f"the game stopped with an error: {st.reason}")
+        if st.scripted:
+            raise ExampleError(f"given.rolls: {len(st.scripted)} scripted roll(s) were never rolled "
+                               f"({', '.join(map(str, st.scripted))})")
+        _check_offered(st, ex)
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:
             f = comp.condition(code)
