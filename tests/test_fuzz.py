@@ -275,6 +275,8 @@ def _compound(e):
         st.lists(e, max_size=3).map(lambda xs: f"[{', '.join(xs)}]"),
         st.tuples(st.sampled_from(["x", "p", "c"]), e, e).map(lambda t: f"[{t[0]} in {t[1]} where {t[2]}]"),
         st.tuples(e, e, e).map(lambda t: f"{t[0]} if {t[1]} else {t[2]}"),
+        st.tuples(e, st.sampled_from(["x", "p", "c"]), e).map(lambda t: f"[{t[0]} for {t[1]} in {t[2]}]"),
+        st.tuples(e, e, e).map(lambda t: f"[{t[0]} for x in {t[1]} where {t[2]}]"),
     )
 
 
@@ -370,6 +372,7 @@ t_zone = st.sampled_from(["deck", "discard", "me.hand", "next(me).hand", "seat(1
 t_cards = st.one_of(t_zone, st.tuples(st.sampled_from(["c", "k"]), t_zone, t_bool).map(
     lambda t: f"[{t[0]} in {t[1]} where {t[2].replace('top(deck)', t[0])} or {t[0]}.points > 0]"))
 t_card = st.sampled_from(["top(deck)", "bottom(deck)", "top(discard)", "top(me.hand)"])
+t_ints = st.sampled_from(["[c.points for c in me.hand]", "[p.score + 1 for p in players where p != me]", "range(1, 3)"])
 
 
 def _typed_stmt(s):
@@ -379,6 +382,7 @@ def _typed_stmt(s):
         st.tuples(st.sampled_from(["pot", "me.score", "turn.draws"]), st.sampled_from(["=", "+=", "-="]),
                   t_int).map(" ".join),
         t_int.map(lambda a: f"let n = {a}"), t_card.map(lambda c: f"take({c})"),
+        t_ints.map(lambda a: f"pot = sum({a})"),
         t_int.map(lambda a: f"pot = roll({a}, 6)"), t_int.map(lambda a: f"pot = random(1, {a})"),
         st.sampled_from(["next turn to seat(1)", "next turn to next(me)", "skip next player", "reverse turn order",
                          "extra turn"]),

@@ -51,6 +51,8 @@ def sx(n) -> str:
         return "[" + " ".join(sx(x) for x in n.items) + "]"
     if isinstance(n, N.Filter):
         return f"(filter {n.var} {sx(n.coll)} {sx(n.cond)})"
+    if isinstance(n, N.MapList):
+        return f"(map {sx(n.value)} {n.var} {sx(n.coll)} {sx(n.cond)})"
     if isinstance(n, N.Unary):
         return f"({n.op} {sx(n.operand)})"
     if isinstance(n, N.Binary):
@@ -137,6 +139,9 @@ EXPRESSIONS = [
     ("list_empty", "[]", "[]"),
     ("list", "[1, 2, 3]", "[1 2 3]"),
     ("filter", "[p in players where p.chips > 0]", "(filter p players (> (. p chips) 0))"),
+    ("map", "[p.chips + 1 for p in players]", "(map (+ (. p chips) 1) p players _)"),
+    ("map_where", "[pits[k] for k in range(1, 6) where k > 2]",
+     "(map (index pits k) k (call range 1 6) (> k 2))"),
     ("filter_nested", "[p in others where count([c in p.held where c.points > 1]) > 0]",
      "(filter p others (> (call count (filter c (. p held) (> (. c points) 1))) 0))"),
     ("negate", "-2", "(- 2)"),

@@ -51,4 +51,5 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
                 s.where[c] = z
         s.resum()
     s.rng = random.Random(rng.getrandbits(64))
+    s.scripted = None  # an example's scripted dice are future chance too
     return s

@@ -143,7 +143,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, N.Filter)), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -296,6 +296,15 @@ class PyGen:
         cond = self.expr(e.cond)
         self.local_names.pop()
         return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_MapList(self, e: N.MapList) -> str:
+        coll = self.coll(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        value = self.expr(e.value)
+        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        self.local_names.pop()
+        return f"[{value} for {v} in {coll}{cond}]"
 
     def x_Unary(self, e: N.Unary) -> str:
         inner = self.expr(e.operand)

@@ -311,6 +311,19 @@ class Compiler:
             return out
         return filt
 
+    def x_MapList(self, e: N.MapList) -> Fn:
+        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        cond = self.cexpr(e.cond) if e.cond is not None else None
+
+        def mapped(st, L):
+            out = []
+            for x in coll(st, L):
+                L[slot] = x
+                if cond is None or cond(st, L):
+                    out.append(value(st, L))
+            return out
+        return mapped
+
     def x_Unary(self, e: N.Unary) -> Fn:
         f = self.cexpr(e.operand)
         if e.op == "not":

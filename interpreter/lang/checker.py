@@ -16,7 +16,7 @@ from . import limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
-from .model import Code, Spec, codes
+from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE}
@@ -191,6 +191,12 @@ class Checker:
                            hint=did_you_mean(a.default, a.interpretations))
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
+                keys = ((s.doc.data.get("state") or {}).get(scope) or {}).get(kv.name, {}).get("keys")
+                if isinstance(keys, dict) and not 1 <= keys["to"] - keys["from"] + 1 <= MAX_RANGE_KEYS:
+                    self.error("E415", f"variable '{kv.name}': keys from {keys['from']} to {keys['to']} are "
+                               f"{keys['to'] - keys['from'] + 1:,} keys (from 1 to {MAX_RANGE_KEYS:,})",
+                               s.doc.span(("state", scope, kv.name, "keys")),
+                               hint="`to` is the last key, and it is not below `from`")
                 if len({isinstance(k, int) for k in kv.keys}) > 1:
                     self.error("E415", f"variable '{kv.name}': keys are all texts or all numbers",
                                s.doc.span(("state", scope, kv.name, "keys")))
@@ -795,6 +801,23 @@ class Checker:
         self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
         sc.frames.pop()
         return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
+
+    def e_MapList(self, e: N.MapList, code, sc) -> T:
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, "for ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        if e.cond is not None:
+            self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        vt = self.expr(e.value, code, sc)
+        sc.frames.pop()
+        if vt is T.ANY:
+            return T.ANY
+        if vt not in LIST_OF:
+            self.error("E435", f"cannot make a list of {word(vt)}", code, e.value.pos,
+                       hint="each value must be a number, a text, a card or a player")
+            return T.ANY
+        return LIST_OF[vt]
 
     def e_Unary(self, e: N.Unary, code, sc) -> T:
         t = self.expr(e.operand, code, sc)

@@ -62,6 +62,9 @@ class VarDef:
     key: Any = None  # set for one value of a keyed variable (its key)
 
 
+MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
+
+
 @dataclass(slots=True)
 class KeyedVar:
     """A variable with one value per key (`keys:`), e.g. `checks["fight"]`.
@@ -303,6 +306,9 @@ class _Builder:
                 span = self.span("state", scope, name, key=True)
                 label = v.get("label", name)
                 keys = v.get("keys")
+                if isinstance(keys, dict):  # a range of numbers, both ends included (bounded: see MAX_RANGE_KEYS)
+                    keys = list(range(keys["from"], min(keys["to"], keys["from"] + MAX_RANGE_KEYS - 1) + 1)) or \
+                        [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
                                                 bool(v.get("clamp", False)), label, i, span)

@@ -83,6 +83,16 @@ class Filter(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class MapList(Expr):
+    """`[value for var in coll where cond]`: one value per element (that satisfies the condition)."""
+    value: Expr
+    var: str
+    coll: Expr
+    cond: Expr | None
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
 class Unary(Expr):
     op: str  # "-" or "not"
     operand: Expr

@@ -362,6 +362,9 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return N.Filter(_pos(meta), str(c[0]), c[1], c[2])
 
+    def map_(self, meta, c):
+        return N.MapList(_pos(meta), c[0], str(c[1]), c[2], c[3])
+
     # -- narration strings with {expr} holes
     def _template(self, tok: Token) -> N.Template:
         return parse_template(self.text, tok.start_pos + 1, str(tok)[1:-1])
