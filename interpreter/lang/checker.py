@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import limits, nodes as N
+from . import decks, limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -897,3 +897,4 @@ def _ends_turn(body: list) -> bool:
 def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from Checker(spec).run()
     yield from limits.check(spec)
+    yield from decks.check(spec.doc)

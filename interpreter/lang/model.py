@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import syntax
+from . import decks, syntax
 
 
 @dataclass(slots=True)
@@ -288,9 +288,11 @@ class _Builder:
         comps = d.get("components") or {}  # a game without cards (dice, a board) needs no components
         defaults = dict(comps.get("defaults") or {})
         for name, c in (comps.get("cards") or {}).items():
-            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
-                                   next_id, self.span("components", "cards", name, key=True))
-            next_id += c["count"]
+            for tname, label, attrs in decks.expand(name, c):  # `each:` declares one card type per combination
+                cards[tname] = CardType(tname, label, c["count"], c["in"],
+                                        {**defaults, **(c.get("props") or {}), **attrs},
+                                        next_id, self.span("components", "cards", name, key=True))
+                next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
         for name, z in (d.get("zones") or {}).items():
