@@ -19,7 +19,7 @@ from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
 from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
-               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE}
+               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS}
 
 
 def _value_type(v: Any) -> T:
