@@ -86,3 +86,15 @@ def test_deck_misuse_is_positioned(tmp_path):
 
 def test_the_card_limit_is_the_same_in_both_places():
     assert decks.MAX_CARDS == limits.MAX_CARDS
+
+
+def test_a_failing_example_says_where_given_zones_took_its_cards(tmp_path):
+    spec = DECK + """  wrong_on_purpose:
+    given:
+      zones: {hand@2: [card_red_1], deck: [card_blue_2]}
+    expect:
+      - seat(2).score == 99
+"""
+    failed = failed_examples(write(tmp_path, spec))
+    assert set(failed) == {"wrong_on_purpose"}
+    assert failed["wrong_on_purpose"].endswith("given.zones took 1 card_red_1 from deck to P2.hand")

@@ -264,6 +264,13 @@ class Checker:
         for a in s.actions.values():
             if a.name not in listed:
                 self.warn("W402", f"action '{a.name}' is never offered: no turn lists it", a.span)
+        for a in s.actions.values():
+            if "{" in a.label and "}" in a.label[a.label.index("{"):]:
+                shown = ", ".join(a.params) or "nothing"
+                self.warn("W404", f"action '{a.name}': the label is shown as written, {{...}} included",
+                          s.doc.span(("actions", a.name, "label")),
+                          hint=f"an action's label is not a template: the chosen {shown} is shown after it "
+                               f"(`{a.label.split('{')[0].strip() or a.name}: ...`)")
         for p in s.procedures.values():
             if p.name not in self.called:
                 self.warn("W403", f"procedure '{p.name}' is never called", p.span)

@@ -184,8 +184,27 @@ class _SyntaxProblem(Exception):
         self.message, self.pos, self.hint = message, pos, hint
 
 
+_ESCAPES = {"n": "\n", "t": "\t"}  # any other escaped character stands for itself: \" \' \\ \{ \}
+
+
+def unescape(raw: str) -> str:
+    """A text's characters with its backslash escapes decoded."""
+    if "\\" not in raw:
+        return raw
+    out, i = [], 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            out.append(_ESCAPES.get(raw[i + 1], raw[i + 1]))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _unquote(tok: Token) -> str:
-    return str(tok)[1:-1]
+    return unescape(str(tok)[1:-1])
 
 
 @v_args(meta=True)
@@ -375,12 +394,12 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
     parts: list[str | N.Expr] = []
     i = 0
     while i < len(raw):
-        j = raw.find("{", i)
+        j = _unescaped(raw, "{", i)
         if j < 0:
-            parts.append(raw[i:])
+            parts.append(unescape(raw[i:]))
             break
         if j > i:
-            parts.append(raw[i:j])
+            parts.append(unescape(raw[i:j]))
         k = raw.find("}", j)
         if k < 0:
             raise _SyntaxProblem("'{' is never closed in this text", (offset + j, offset + j + 1),
@@ -399,6 +418,19 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
         parts.append(expr)
         i = k + 1
     return N.Template((offset - 1, offset + len(raw) + 1), parts)
+
+
+def _unescaped(raw: str, ch: str, start: int) -> int:
+    """The first `ch` from `start` that is not escaped with a backslash (-1 if none)."""
+    i = start
+    while i < len(raw):
+        if raw[i] == "\\":
+            i += 2
+            continue
+        if raw[i] == ch:
+            return i
+        i += 1
+    return -1
 
 
 def _shift(expr: N.Node, by: int) -> None:
@@ -498,6 +530,10 @@ def parse(text: Text, kind: str) -> Any:
             accepted = set(exc.expected)
         expected = _expected(accepted)
         hint = expected or None
+        before = src[:start].rstrip()
+        if tok.type == "NAME" and before[-1:] in ("\"", "'") and start > 0 and src[start - 1] in "\"'":
+            # `say "a "b" c"`: the text ended at the inner quote
+            hint = f"a quote inside a text is written \\{before[-1]} (or use the other kind of quotes around the text)"
         if kind == "condition" and tok.type == "EQ":
             hint = "compare with '=='"
         raise SpecError([Diagnostic("E300", f"syntax error: {msg}", span, hint=hint)]) from None

@@ -40,6 +40,7 @@ def _given(game: Game, ex: Example):
     first = ex.given.get("first")
 
     def hook(st: State) -> None:
+        hook.taken = []  # (card type, the zone it was taken from, the zone it was put on), for messages
         for src, dst in ex.given.get("clear", {}).items():
             st.move_zone(_zone_id(game, st, src), _zone_id(game, st, dst))
         placed: set[int] = set()
@@ -57,6 +58,8 @@ def _given(game: Game, ex: Example):
                     raise ExampleError(f"given.zones.{zname}: there are only {ct.count} '{t}' cards")
                 placed.add(free[0])
                 wanted.append(free[0])
+                if st.where[free[0]] != zid:
+                    hook.taken.append((t, game.zone_name(st.where[free[0]]), game.zone_name(zid)))
             for c in reversed(wanted):  # listed top first
                 st.move_card(c, zid)
         for name, value in vars_.items():
@@ -70,7 +73,18 @@ def _given(game: Game, ex: Example):
             if not 1 <= first <= st.n:
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
+    hook.taken = []
     return hook
+
+
+def _took(hook) -> str:
+    """Where `given.zones` found its cards (those it had to move), e.g. `2 chip3 from draw to P1.held`."""
+    counts: dict[tuple, int] = {}
+    for key in getattr(hook, "taken", []):
+        counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return ""
+    return "; given.zones took " + ", ".join(f"{n} {t} from {src} to {dst}" for (t, src, dst), n in counts.items())
 
 
 def _rig(spec: Spec, stacks: dict[int, tuple[str, list[str]]]):
@@ -162,7 +176,8 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
     try:
         game = Game(spec, ex.options, ex.readings)
         players = ex.players or max(spec.min_players, 2)
-        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=_given(game, ex))
+        hook = _given(game, ex)
+        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook)
         for want in ex.do:
             if st.status is not Status.RUNNING:
                 raise ExampleError(f"the game ended ({st.status}: {st.reason or 'over'}) before '{want}'")
@@ -181,7 +196,8 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
             except RuleError as exc:
                 return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
             if not holds:
-                return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}", ex.rule)
+                return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}{_took(hook)}",
+                               ex.rule)
         return Outcome(ex.name, True, "ok", ex.rule)
     except (ExampleError, SetupError) as exc:
         return Outcome(ex.name, False, str(exc), ex.rule)
