@@ -277,6 +277,8 @@ def _compound(e):
         st.tuples(e, e, e).map(lambda t: f"{t[0]} if {t[1]} else {t[2]}"),
         st.tuples(e, st.sampled_from(["x", "p", "c"]), e).map(lambda t: f"[{t[0]} for {t[1]} in {t[2]}]"),
         st.tuples(e, e, e).map(lambda t: f"[{t[0]} for x in {t[1]} where {t[2]}]"),
+        st.tuples(e, e, e).map(lambda t: f"if {t[0]} then {t[1]} elif {t[2]} then {t[1]} else {t[2]}"),
+        st.tuples(e, e).map(lambda t: f"let x = {t[0]} in {t[1]}"),
     )
 
 

@@ -51,6 +51,8 @@ def sx(n) -> str:
         return "[" + " ".join(sx(x) for x in n.items) + "]"
     if isinstance(n, N.Filter):
         return f"(filter {n.var} {sx(n.coll)} {sx(n.cond)})"
+    if isinstance(n, N.LetIn):
+        return f"(let-in {n.name} {sx(n.value)} {sx(n.body)})"
     if isinstance(n, N.MapList):
         return f"(map {sx(n.value)} {n.var} {sx(n.coll)} {sx(n.cond)})"
     if isinstance(n, N.Unary):
@@ -140,6 +142,8 @@ EXPRESSIONS = [
     ("list", "[1, 2, 3]", "[1 2 3]"),
     ("filter", "[p in players where p.chips > 0]", "(filter p players (> (. p chips) 0))"),
     ("map", "[p.chips + 1 for p in players]", "(map (+ (. p chips) 1) p players _)"),
+    ("let_in", "let n = count(draw) in n * n", "(let-in n (call count draw) (* n n))"),
+    ("if_then_elif", "if a then 1 elif b then 2 else 3", "(ifelse a 1 (ifelse b 2 3))"),
     ("map_where", "[pits[k] for k in range(1, 6) where k > 2]",
      "(map (index pits k) k (call range 1 6) (> k 2))"),
     ("filter_nested", "[p in others where count([c in p.held where c.points > 1]) > 0]",

@@ -143,7 +143,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList))), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -296,6 +296,14 @@ class PyGen:
         cond = self.expr(e.cond)
         self.local_names.pop()
         return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_LetIn(self, e: N.LetIn) -> str:
+        v = self.fresh("v")
+        value = self.expr(e.value)
+        self.local_names.append({e.slot: v})
+        body = self.expr(e.body)
+        self.local_names.pop()
+        return f"(lambda {v}: {body})({value})"  # a lambda, not `:=`, which a comprehension's iterable refuses
 
     def x_MapList(self, e: N.MapList) -> str:
         coll = self.coll(e.coll)

@@ -311,6 +311,14 @@ class Compiler:
             return out
         return filt
 
+    def x_LetIn(self, e: N.LetIn) -> Fn:
+        value, body, slot = self.cexpr(e.value), self.cexpr(e.body), e.slot
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
+
     def x_MapList(self, e: N.MapList) -> Fn:
         coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
         cond = self.cexpr(e.cond) if e.cond is not None else None

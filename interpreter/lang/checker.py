@@ -809,6 +809,17 @@ class Checker:
         sc.frames.pop()
         return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
 
+    def e_LetIn(self, e: N.LetIn, code, sc) -> T:
+        vt = self.expr(e.value, code, sc)
+        if self._global_name(e.name) or sc.lookup(e.name) is not None:
+            self.error("E422", f"'{e.name}' is already the name of something here", code, e.pos,
+                       hint="pick another name")
+        sc.frames.append({})
+        e.slot = sc.bind(e.name, vt)
+        ty = self.expr(e.body, code, sc)
+        sc.frames.pop()
+        return ty
+
     def e_MapList(self, e: N.MapList, code, sc) -> T:
         ct = self.expr(e.coll, code, sc)
         self.expect_type(code, ct, COLLECTIONS, e.coll, "for ... in")

@@ -113,6 +113,15 @@ class Ternary(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class LetIn(Expr):
+    """`let name = value in body`: a named value inside an expression (a function's scoring table)."""
+    name: str
+    value: Expr
+    body: Expr
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
 class Template(Expr):
     """A string with {expr} holes (say, option labels, prompts)."""
     parts: list[str | Expr]

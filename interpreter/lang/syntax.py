@@ -381,6 +381,20 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return N.Filter(_pos(meta), str(c[0]), c[1], c[2])
 
+    def if_expr(self, meta, c):
+        # `if a then x elif b then y else z` is `x if a else (y if b else z)`
+        cond, then, *rest = c
+        orelse = rest.pop()
+        for econd, ethen in reversed(rest):
+            orelse = N.Ternary((econd.pos[0], orelse.pos[1]), econd, ethen, orelse)
+        return N.Ternary(_pos(meta), cond, then, orelse)
+
+    def elif_expr(self, meta, c):
+        return (c[0], c[1])
+
+    def let_in(self, meta, c):
+        return N.LetIn(_pos(meta), str(c[0]), c[2], c[3])
+
     def map_(self, meta, c):
         return N.MapList(_pos(meta), c[0], str(c[1]), c[2], c[3])
 
