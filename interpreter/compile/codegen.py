@@ -513,6 +513,8 @@ class PyGen:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:
             tests.append(f"{v} > {int(vd.max)}")
+        if vd.type == "text" and vd.values:  # an enumeration: the fitter names the values
+            tests.append(f"{v} not in {self.k(frozenset(vd.values))}")
         if not tests:  # no bounds to keep
             return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
         # out of bounds: the fitter cuts (a cap) or raises a rule error

@@ -146,6 +146,14 @@ class Compiler:
     def fitter(self, vd) -> Callable[[int], int]:
         """Bounds of a variable: cut to the bound (clamp) or a rule error."""
         lo, hi, clamp, name = vd.min, vd.max, vd.clamp, vd.name
+        if vd.type == "text" and vd.values:
+            allowed = vd.values
+
+            def member(v):
+                if v not in allowed:
+                    raise RuleError(f"'{name}' cannot be {v!r} (its values: {', '.join(allowed)})")
+                return v
+            return member
 
         def fit(v):
             if lo is not None and v < lo:

@@ -18,6 +18,7 @@ from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
 from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS}
 
@@ -205,7 +206,18 @@ class Checker:
                 if v.key is not None and v.key != s.keyed[scope][v.name.split("[")[0]].keys[0]:
                     continue  # the keys of one keyed variable share one declaration
                 name = v.name.split("[")[0]
+                raw = ((s.doc.data.get("state") or {}).get(scope) or {}).get(name, {}).get("start")
+                if v.type == "text" and v.values and v.start not in v.values:
+                    self.error("E415", f"variable '{name}' starts at {v.start!r}, which is not one of its values",
+                               s.doc.span(("state", scope, name, "start")) or v.span,
+                               hint=f"values: {', '.join(v.values)}")
+                if v.type == "player" and raw is not None and (not isinstance(raw, int) or isinstance(raw, bool)
+                                                               or not 1 <= raw <= s.max_players):
+                    self.error("E415", f"variable '{name}' holds a player; it starts at a seat from 1 to "
+                               f"{s.max_players}, not {raw!r}", s.doc.span(("state", scope, name, "start")),
+                               hint="`start: 1` is the first seat")
                 if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
+                        or v.type == "text" and not isinstance(v.start, str)
                         or v.type == "bool" and not isinstance(v.start, bool)):
                     self.error("E415", f"variable '{name}' is {v.type} but starts at {v.start!r}",
                                s.doc.span(("state", scope, name, "start")))
@@ -391,6 +403,8 @@ class Checker:
             self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
+        if st.op == "=":
+            self.literal_value(t, st.value, code)  # a text variable's value is one of its `values`
         if st.op in ("+=", "-="):
             self.expect_type(code, tt, T.INT, t, st.op)
             self.expect_type(code, vt, T.INT, st.value, st.op)
@@ -573,7 +587,7 @@ class Checker:
         if e.id in s.vars["global"]:
             v = s.vars["global"][e.id]
             e.ref = ("gvar", v.index)
-            return T.INT if v.type == "int" else T.BOOL
+            return VAR_TYPES[v.type]
         if e.id in self.szones:
             e.ref = ("zone", self.szones[e.id].index)
             return T.ZONE
@@ -623,14 +637,14 @@ class Checker:
             if v is None:
                 return self._unknown(code, e, "turn variable", self.var_names("turn"))
             e.ref = ("tvar", v.index)
-            return T.INT if v.type == "int" else T.BOOL
+            return VAR_TYPES[v.type]
         before = len(self.diags)
         ot = self.expr(e.obj, code, sc)
         if ot is T.PLAYER:
             if e.name in s.vars["player"]:
                 v = s.vars["player"][e.name]
                 e.ref = ("pvar", v.index)
-                return T.INT if v.type == "int" else T.BOOL
+                return VAR_TYPES[v.type]
             if e.name in s.keyed["player"]:
                 return self._needs_key(code, e, s.keyed["player"][e.name], f"p.{e.name}")
             if e.name in self.pzones:
@@ -701,7 +715,7 @@ class Checker:
                 self.error("E405", f"'{e.key.value}' is not a key of '{kv.name}'", code, e.key.pos,
                            hint=did_you_mean(str(e.key.value), keys) or f"keys: {', '.join(keys)}")
             e.ref = ("keyed", kv.scope, kv.name)
-            return T.INT if kv.type == "int" else T.BOOL
+            return VAR_TYPES[kv.type]
         ot = self.expr(e.obj, code, sc)
         self.expect_type(code, self.expr(e.key, code, sc), T.INT, e.key, "a position")
         if ot not in COLLECTIONS:
@@ -877,7 +891,12 @@ class Checker:
         ref = getattr(side, "ref", None)
         if not isinstance(lit, N.Str) or ref is None:
             return
-        if ref[0] == "reading":
+        var = {"gvar": "global", "pvar": "player", "tvar": "turn"}.get(ref[0])
+        vd = list(self.spec.vars[var].values())[ref[1]] if var else None
+        if vd is not None and vd.type == "text" and vd.values:
+            allowed = list(vd.values)
+            what = f"a value of '{vd.name}'"
+        elif ref[0] == "reading":
             allowed = list(self.spec.ambiguities[ref[1]].interpretations)
             what = f"an interpretation of ambiguity '{ref[1]}'"
         elif ref[0] == "option":

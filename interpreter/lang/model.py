@@ -60,6 +60,7 @@ class VarDef:
     index: int
     span: Span | None
     key: Any = None  # set for one value of a keyed variable (its key)
+    values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
@@ -304,7 +305,9 @@ class _Builder:
         for scope in ("global", "player", "turn"):
             i = 0
             for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
-                start = v.get("start", False if v["type"] == "bool" else 0)
+                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1}.get(v["type"], 0))
+                if v["type"] == "player" and isinstance(start, int):
+                    start -= 1  # a seat, counted from 1 in the spec, from 0 in the state
                 span = self.span("state", scope, name, key=True)
                 label = v.get("label", name)
                 keys = v.get("keys")
@@ -313,14 +316,14 @@ class _Builder:
                         [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                                bool(v.get("clamp", False)), label, i, span)
+                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
-                                                          f"{label} ({k})", i, span, key=k)
+                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"))
                     i += 1
         options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))

@@ -248,6 +248,9 @@ class Game:
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+        for v in spec.vars["global"].values():
+            if v.type == "player" and v.start >= players:
+                raise SetupError(f"'{v.name}' starts at seat {v.start + 1}, but there are {players} players")
         st = State(self, players, seed, log, check_invariants)
         st.hook = hook
         st.run()
