@@ -157,3 +157,22 @@ def test_end_game_in_a_rule_is_an_end_and_flow_turn_may_be_left_out(tmp_path):
     assert errors(write(tmp_path, phased, "p.yaml")) == []
     missing = phased.replace("      turn:\n        actions: [play]\n", "")
     assert [c for c, _ in errors(write(tmp_path, missing, "m.yaml"))] == ["E446"]
+
+
+def test_players_out_of_the_round_are_passed_over(tmp_path):
+    spec = ORDER.replace("  player:\n    score: {type: int, start: 0}\n",
+                         "  player:\n    score: {type: int, start: 0}\n    out: {type: bool, start: false}\n").replace(
+        "flow:\n  first: seat(1)\n", "flow:\n  first: seat(1)\n  skip_if: me.out\n").replace(
+        "examples:\n", """examples:
+  out_players_lose_their_turns:
+    players: 4
+    given:
+      vars: {out@2: true, out@3: true}
+      rolls: [4, 4, 2, 4]
+    do: [roll, roll, roll, roll]
+    expect:
+      - log == 1414
+""", 1)
+    path = write(tmp_path, spec)
+    assert errors(path) == []
+    assert "out_players_lose_their_turns" not in failed_examples(path)

@@ -98,8 +98,8 @@ class Compiler:
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
         # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
         # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
-        self.turn_order = any(isinstance(n, N.TurnOrder) for code in codes(spec) if code.ast is not None
-                              for n in N.walk(code.ast))
+        self.turn_order = spec.skip_if is not None or any(
+            isinstance(n, N.TurnOrder) for code in codes(spec) if code.ast is not None for n in N.walk(code.ast))
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
         self.recursive = self._recursive_procedures()

@@ -104,6 +104,8 @@ class Checker:
             self.block(s.setup, allow_end_turn=False)
         if not isinstance(s.first, str):
             self.condition(s.first, T.PLAYER)
+        if s.skip_if is not None:
+            self.condition(s.skip_if, T.BOOL)
         turns = [s.turn] + [ph.turn for ph in s.phases if ph.turn is not s.turn]
         for t in turns:
             if t.start:

@@ -218,6 +218,7 @@ class Spec:
     measures: dict[str, Measure] = field(default_factory=dict)
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
+    skip_if: Code | None = None  # `flow.skip_if`: a player for whom it holds is passed over (out of the round)
 
 
 def codes(spec: Spec) -> Iterator[Code]:
@@ -225,7 +226,7 @@ def codes(spec: Spec) -> Iterator[Code]:
     seen: set[int] = set()
     todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
                                                  "functions", "triggers", "end_when", "winners", "invariants",
-                                                 "examples", "measures", "heuristic")]
+                                                 "examples", "measures", "heuristic", "skip_if")]
     while todo:
         x = todo.pop()
         if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
@@ -382,6 +383,7 @@ class _Builder:
                       for name, m in (d.get("measures") or {}).items()},
             examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
             heuristic=self.code(("heuristics", "value"), "condition"),
+            skip_if=self.code(("flow", "skip_if"), "condition"),
         )
         if self.errors:
             raise SpecError(self.errors)

@@ -125,6 +125,7 @@ class Game:
         self.pvar_start = [v.start for v in spec.vars["player"].values()]
         self.tvar_start = [v.start for v in spec.vars["turn"].values()]
         self.triggers = c.triggers
+        self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
         self.first = None if isinstance(spec.first, str) else c.condition(spec.first)
         self.end_when = c.condition(spec.end_when)
@@ -135,7 +136,8 @@ class Game:
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
                            [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
-                            spec.winners.n_locals if spec.winners else 0, 1])
+                            spec.winners.n_locals if spec.winners else 0,
+                            spec.skip_if.n_locals if spec.skip_if else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
         self.points = c.gen.points  # coverage points (kind, what, span), when measuring
@@ -619,6 +621,17 @@ class State:
         else:
             p = (self.cur + self.order * (1 + self.skips)) % self.n
         self.skips = 0
+        skip_if = self.g.skip_if
+        if skip_if is not None:  # pass over the players `flow.skip_if` holds for (`me` is each candidate)
+            cur, L = self.cur, [None] * self.g.scratch
+            for _ in range(self.n):
+                self.cur = p
+                out = skip_if(self, L)
+                self.cur = cur
+                if not out:
+                    return p
+                p = (p + self.order) % self.n
+            return cur
         return p
 
     def end_turn(self) -> None:

@@ -52,7 +52,8 @@ def _given(game: Game, ex: Example):
                     raise ExampleError(f"given.zones.{zname}: unknown card type '{t}'")
                 ct = spec.cards[t]
                 free = [c for c in range(ct.first_id, ct.first_id + ct.count) if c not in placed]
-                # take the card nearest the bottom of its zone, to disturb the rest least
+                # take the card nearest the bottom of its zone, to disturb the rest least (a failing example
+                # says which cards were taken from another zone: `_took`)
                 free.sort(key=lambda c: st.zones[st.where[c]].index(c))
                 if not free:
                     raise ExampleError(f"given.zones.{zname}: there are only {ct.count} '{t}' cards")
