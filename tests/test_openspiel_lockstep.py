@@ -29,10 +29,21 @@ class Pairing:
     openspiel: str  # pyspiel.load_game string
     options: dict
     action_of: Callable[[str], int]  # Rulewright option label -> OpenSpiel action id
+    players: int = 2
+    die_of: Callable[[int], int] | None = None  # OpenSpiel chance outcome -> the die Rulewright rolls
+    samples: int = 400  # independent games per engine for the outcome comparison (kept fast)
 
 
 def _number_after_colon(label: str) -> int:
     return int(label.rsplit(": ", 1)[1])
+
+
+def _maedn_action(label: str) -> int:
+    if label == "pass":
+        return 0
+    if label == "bring in a piece":
+        return 1
+    return _number_after_colon(label) + 2  # `move: r`, the piece on the player's own field r
 
 
 PAIRS = {
@@ -40,9 +51,10 @@ PAIRS = {
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _number_after_colon),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
                                 _number_after_colon),
+    "maedn_2": Pairing("games/maedn.yaml", "maedn", {}, _maedn_action, 2, lambda o: o + 1, 200),
+    "maedn_4": Pairing("games/maedn.yaml", "maedn(players=4)", {}, _maedn_action, 4, lambda o: o + 1, 100),
 }
 GAMES = 60  # lockstep games per pairing
-SAMPLES = 400  # independent games per engine for the outcome comparison
 
 
 def _game(pair: Pairing) -> Game:
@@ -51,17 +63,29 @@ def _game(pair: Pairing) -> Game:
 
 
 def _returns(st) -> list[float]:
-    """Rulewright's result as OpenSpiel's zero-sum returns: +1/-1 for a sole winner, 0/0 for a draw."""
+    """Rulewright's result as OpenSpiel's zero-sum returns: n-1 for a sole winner and -1 for the others
+    (+1/-1 with two players), 0 for everybody on a draw."""
     if len(st.winners) != 1:
-        return [0.0, 0.0]
-    return [1.0 if p == st.winners[0] else -1.0 for p in range(2)]
+        return [0.0] * st.n
+    return [st.n - 1.0 if p == st.winners[0] else -1.0 for p in range(st.n)]
+
+
+def _chance(pair: Pairing, os_state, rng: random.Random) -> list[int]:
+    """Play OpenSpiel's chance nodes (with our RNG); the dice Rulewright must roll for them."""
+    dice = []
+    while os_state.is_chance_node():
+        outcome = rng.choice([a for a, _p in os_state.chance_outcomes()])
+        os_state.apply_action(outcome)
+        dice.append(pair.die_of(outcome))
+    return dice
 
 
 def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
     """One random game in both engines at once; returns its length and result."""
     rng = random.Random(seed)
-    st = game.new_game(2, seed)
     os_state = pyspiel.load_game(pair.openspiel).new_initial_state()
+    first = _chance(pair, os_state, rng) if pair.die_of else []
+    st = game.new_game(pair.players, seed, hook=lambda s: setattr(s, "scripted", first) if first else None)
     steps = 0
     while True:
         assert (st.status is not Status.RUNNING) == os_state.is_terminal(), (
@@ -74,8 +98,11 @@ def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
         theirs = list(os_state.legal_actions())
         assert mine == theirs, f"seed {seed} step {steps}: legal actions differ\n  rulewright {mine}\n  openspiel  {theirs}"
         i = rng.randrange(len(mine))
-        st.apply(i)
         os_state.apply_action(theirs[i])
+        if pair.die_of:  # the dice OpenSpiel rolls next are the ones Rulewright rolls next
+            st.scripted = _chance(pair, os_state, rng)
+        st.apply(i)
+        assert not st.scripted, f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
         steps += 1
     assert st.status is Status.FINISHED, st.reason
     assert _returns(st) == list(os_state.returns()), f"seed {seed}: results differ"
@@ -92,7 +119,8 @@ def test_random_games_in_lockstep_with_openspiel(name):
 
 def _share(results: list[list[float]]) -> tuple[float, float, float]:
     n = len(results)
-    return (sum(r[0] > 0 for r in results) / n, sum(r[1] > 0 for r in results) / n, sum(r[0] == 0 for r in results) / n)
+    return (sum(r[0] > 0 for r in results) / n, sum(r[1] > 0 for r in results) / n,
+            sum(all(x == 0 for x in r) for r in results) / n)
 
 
 @pytest.mark.parametrize("name", sorted(PAIRS))
@@ -102,8 +130,9 @@ def test_outcome_shares_agree_with_openspiel(name):
     pair = PAIRS[name]
     game = _game(pair)
     ours = []
-    for seed in range(SAMPLES):
-        st = game.new_game(2, 10_000 + seed)
+    n = pair.samples
+    for seed in range(n):
+        st = game.new_game(pair.players, 10_000 + seed)
         rng = random.Random(seed)
         while st.status is Status.RUNNING:
             st.apply(rng.randrange(len(st.popts)))
@@ -111,11 +140,14 @@ def test_outcome_shares_agree_with_openspiel(name):
     theirs = []
     rng = random.Random(99)
     osg = pyspiel.load_game(pair.openspiel)
-    for _ in range(SAMPLES):
+    for _ in range(n):
         s = osg.new_initial_state()
         while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _p in s.chance_outcomes()]))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
         theirs.append(list(s.returns()))
     for a, b, what in zip(_share(ours), _share(theirs), ("first seat wins", "second seat wins", "draws")):
-        se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / SAMPLES)
+        se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / n)
         assert abs(a - b) <= 4 * se + 1e-9, f"{what}: Rulewright {a:.3f}, OpenSpiel {b:.3f} (4 SE = {4 * se:.3f})"
