@@ -387,7 +387,9 @@ def _typed_stmt(s):
         t_ints.map(lambda a: f"pot = sum({a})"),
         t_int.map(lambda a: f"pot = roll({a}, 6)"), t_int.map(lambda a: f"pot = random(1, {a})"),
         st.sampled_from(["next turn to seat(1)", "next turn to next(me)", "skip next player", "reverse turn order",
-                         "extra turn"]),
+                         "extra turn", "choose together c from p.hand for each p in players:\n  p.score += 1",
+                         "choose together c from [x in p.hand where x.points > 0] for each p in others as \"keep\":\n"
+                         "  move c to discard"]),
         st.sampled_from(["end turn", "pass", 'say "{me} has {me.score} and {count(me.hand)} cards."',
                          "choose c from me.hand", "choose q from others", "choose subset cs of me.hand where "
                          "sum(cs, points) >= 1"]))

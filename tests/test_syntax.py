@@ -75,6 +75,8 @@ def sx(n) -> str:
         return f"(do {sx(n.call)})"
     if isinstance(n, (N.EndTurn, N.EndGame, N.Pass)):
         return {"EndTurn": "(end-turn)", "EndGame": "(end-game)", "Pass": "(pass)"}[t]
+    if isinstance(n, N.ChooseTogether):
+        return f"(choose-together {n.name} {sx(n.source)} {n.var} {sx(n.players)} {sx(n.prompt)} {sx(n.body)})"
     if isinstance(n, N.TurnOrder):
         return f"(turn-order {n.what}{'' if n.who is None else ' ' + sx(n.who)})"
     if isinstance(n, N.Say):
@@ -205,6 +207,8 @@ STATEMENTS = [
     ("skip_turn", "skip next player", "(turn-order skip)"),
     ("reverse_order", "reverse turn order", "(turn-order reverse)"),
     ("extra_turn", "extra turn", "(turn-order extra)"),
+    ("choose_together", "choose together c from p.hand for each p in players:\n  pass",
+     "(choose-together c (. p hand) p players _ (pass))"),
     ("pass", "pass", "(pass)"),
     ("say_plain", 'say "hello"', "(say (text 'hello'))"),
     ("say_holes", 'say "{me} has {me.chips} chips"', "(say (text me ' has ' (. me chips) ' chips'))"),

@@ -20,7 +20,10 @@ def narrate(events: Iterable[dict], verbose: bool = False) -> Iterator[str]:
             yield f"   {e['text']}"
         elif kind == "choice":
             only = "" if e["of"] > 1 else " (the only option)"  # shown, so a forced move does not look missing
-            yield f"   P{e['player'] + 1} chooses: {e['choice']}{only}"
+            if e.get("sealed") and not verbose:  # a simultaneous choice: shown when the rules reveal it
+                yield f"   P{e['player'] + 1} chooses, face down"
+            else:
+                yield f"   P{e['player'] + 1} chooses: {e['choice']}{only}"
         elif kind == "roll":
             yield f"   P{e['player'] + 1} rolls {', '.join(map(str, e['dice'])) or 'no dice'}"
         elif kind == "move" and verbose:

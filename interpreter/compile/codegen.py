@@ -67,6 +67,7 @@ class PyGen:
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
+        self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
 
     # -- tables ----------------------------------------------------------------
@@ -683,6 +684,7 @@ class PyGen:
         are plain Python inside one part.
         """
         self._blocks: list[list[str]] = [[]]
+        self.together: list[Together] = []  # this program's simultaneous choices
         self._labels: dict[int, int] = {}
         self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
         self.codes.append(code)
@@ -886,6 +888,26 @@ class PyGen:
         meta = self.k((s.slot, prompt, s.source.ty))
         self._ask(f"st.ask(1, {self._who(s.by)}, list({self.coll(s.source)}), {meta})")
 
+    def p_ChooseTogether(self, s: N.ChooseTogether) -> None:
+        """Each player chooses in turn, none seeing the others' choices (kept in a hidden local until all
+        have chosen, a new list at each choice so copies of the state never share it); then the body
+        runs once per player. Determinization re-draws the choices of the others (`Together`)."""
+        c, p, lst, idx, picks = s.slot, s.slot + 1, s.slot + 2, s.slot + 3, s.slot + 4
+        head, reveal = self._label(), self._label()
+        self._blocks[-1].extend([f"L[{lst}] = _each(st, {self.coll(s.players)})", f"L[{idx}] = 0", f"L[{picks}] = ()"])
+        self._place(head)
+        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        meta = self.k((c, prompt, s.source.ty, "sealed"))  # sealed: narration does not show the choice
+        self._blocks[-1].extend([f"if L[{idx}] >= len(L[{lst}]):", f"    pc = \u00a7{reveal}\u00a7", "    continue",
+                                 f"L[{p}] = L[{lst}][L[{idx}]]"])
+        self._ask(f"st.ask(1, L[{p}], list({self.coll(s.source)}), {meta})")
+        self._blocks[-1].extend([f"L[{picks}] = L[{picks}] + (L[{c}],)", f"L[{idx}] += 1"] + self._goto(head))
+        self._place(reveal)
+        k = self.fresh("k")
+        self._blocks[-1].extend([f"for {k} in range(len(L[{lst}])):", f"    L[{p}] = L[{lst}][{k}]",
+                                 f"    L[{c}] = L[{picks}][{k}]"] + self.sub(s.body) + [f"L[{picks}] = ()"])
+        self.together.append(Together(c, p, lst, idx, picks, self.comp.cexpr(s.source), s.source.ty))
+
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, T.CARDS))
@@ -1079,6 +1101,20 @@ class PyGen:
 
     def source(self) -> str:
         return "\n".join(self.defs)
+
+
+class Together:
+    """Where a `choose together` keeps its state in a frame's locals, and how to list a player's options:
+    what determinization needs to re-draw the choices a player has not seen."""
+    __slots__ = ("choice", "player", "players", "index", "picks", "source", "ty")
+
+    def __init__(self, choice, player, players, index, picks, source, ty):
+        self.choice, self.player, self.players, self.index, self.picks = choice, player, players, index, picks
+        self.source, self.ty = source, ty
+
+    def options(self, st, L) -> list:
+        v = self.source(st, L)
+        return list(st.zones[v]) if self.ty is T.ZONE else list(v)
 
 
 def _is_players(e: N.Expr) -> bool:

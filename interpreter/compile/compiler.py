@@ -37,7 +37,7 @@ class Program:
 
     A frame of the call stack is a plain list `[program, pc, locals]`: the
     cheapest object Python can make, and frames are made at every call."""
-    __slots__ = ("name", "fn", "n_locals", "code", "plain")
+    __slots__ = ("name", "fn", "n_locals", "code", "plain", "together")
 
     def __init__(self, name: str, code: Code | None = None):
         self.name = name
@@ -45,6 +45,7 @@ class Program:
         self.n_locals = 0
         self.code = code
         self.plain: Callable | None = None  # `plain(st, locals)`, no frame: a program that can never pause
+        self.together: list = []  # its simultaneous choices (codegen.Together), for determinization
 
     def __repr__(self) -> str:
         return f"<Program {self.name}: {len(self.ops)} ops>"
@@ -123,6 +124,7 @@ class Compiler:
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
         prog.fn = self.gen.program(prog.name, code.ast or [], code)
+        prog.together = self.gen.together[:]  # the simultaneous choices the program just compiled holds
         if not self.coverage and not any(self.can_pause(s) for s in code.ast or []):
             prog.plain = self.gen.plain(prog.name, code.ast or [], code)
 
@@ -466,7 +468,7 @@ class Compiler:
         return self._pauses(st, self.pausable)
 
     def _pauses(self, st: N.Stmt, pausable: set[str]) -> bool:
-        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption)):
+        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption, N.ChooseTogether)):
             return True
         if isinstance(st, N.Move):
             return bool(self.spec.triggers)  # a trigger runs right after its move, and may pause

@@ -526,6 +526,39 @@ class Checker:
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "while")
         self._branches(code, sc, [st.body], exhaustive=False)
 
+    def s_ChooseTogether(self, code, sc, st: N.ChooseTogether) -> None:
+        pt = self.expr(st.players, code, sc)
+        self.expect_type(code, pt, T.PLAYERS, st.players, "choose together ... for each")
+        sc.frames.append({})
+        st.slot = sc.bind(st.name, T.ANY)
+        sc.bind(st.var, T.PLAYER)
+        sc.n += 3  # hidden slots: the players, the position among them, the choices made so far
+        ty = self.pure(st.source, code, sc)
+        self.expect_type(code, ty, COLLECTIONS, st.source, "choose together ... from")
+        sc.frames[-1][st.name] = (st.slot, ELEMENT.get(ty, T.ANY))
+        if st.prompt:
+            self.pure(st.prompt, code, sc)
+        inner = self._choice_inside(st.body)
+        if inner is not None:
+            self.error("E448", "a choice inside a simultaneous choice: the others' choices are revealed here",
+                       code, inner.pos,
+                       hint="make this choice after the `choose together` block, or add it to the block's players' "
+                            "choice")
+        self._branches(code, sc, [st.body], exhaustive=True)
+        sc.frames.pop()
+
+    def _choice_inside(self, body: list, seen: set | None = None):
+        """The first statement in `body` that asks for a decision (also in the procedures it calls)."""
+        seen = set() if seen is None else seen
+        for n in N.walk(body):
+            if isinstance(n, (N.ChooseValue, N.ChooseSubset, N.ChooseOption, N.ChooseTogether)):
+                return n
+            if isinstance(n, N.CallStmt) and n.call.func in self.spec.procedures and n.call.func not in seen:
+                seen.add(n.call.func)
+                if self._choice_inside(self.spec.procedures[n.call.func].do.ast or [], seen) is not None:
+                    return n
+        return None
+
     def s_ChooseOption(self, code, sc, st: N.ChooseOption) -> None:
         self._by(code, sc, st.by)
         if st.prompt:

@@ -254,6 +254,21 @@ class ChooseOption(Stmt):
     options: list[Option]
 
 
+@dataclass(slots=True, eq=False)
+class ChooseTogether(Stmt):
+    """`choose together card from p.hand for each p in players: body`: simultaneous choices.
+
+    Every player of `players` chooses from `source` (evaluated with `var` bound to them) without
+    seeing the others' choices; then `body` runs once per player, with `var` and `name` bound."""
+    name: str
+    source: Expr
+    var: str
+    players: Expr
+    prompt: Template | None
+    body: list[Stmt]
+    slot: int = field(default=-1, kw_only=True)  # the choice; var at slot+1, then players list, index, picks
+
+
 def walk(node: Any):
     """Yield every node below (and including) `node`, depth first."""
     stack = [node]

@@ -318,6 +318,9 @@ class _ToAst(Transformer):
         var, coll, label, cond, body = c
         return N.Option(_pos(meta), self._template(label), cond, body, str(var), coll)
 
+    def choose_together(self, meta, c):
+        return N.ChooseTogether(_pos(meta), str(c[0]), c[1], str(c[2]), c[3], c[4], c[5])
+
     def choose_option(self, meta, c):
         by, label, *options = c
         return N.ChooseOption(_pos(meta), by, self._template(label) if label is not None else None, options)

@@ -461,7 +461,7 @@ class State:
                     fr[2][slot] = x
                 out.append(label(self, fr[2]))
             return out
-        slot, _prompt, ty = meta
+        slot, _prompt, ty = meta[:3]
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
         return [g.show(x, el) for x in opts]
@@ -517,6 +517,10 @@ class State:
             self.stack[-1][2][self.pmeta[0]] = o
 
     def log_choice(self, i: int) -> None:
+        if self.pkind == VALUE and len(self.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
+            self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(self.popts),
+                       sealed=True)
+            return
         self.event("choice", player=self.pplayer, choice=self.labels()[i], index=i, of=len(self.popts))
 
     def run(self) -> None:
