@@ -77,7 +77,6 @@ CASES = [
      "components.cards.coin.count must be at least 0, not -1", None),
     ("players_above_maximum", "max: 4}", "max: 40}", "E206", ("40", "40"),
      "game.players.max must be at most 16, not 40", None),
-    ("turn_without_actions", "actions: [draw, stop]", "actions: []", "E206", ("[]", "[]"), "flow.turn.actions", None),
     ("option_without_values", "values: [3, 5]", "values: []", "E206", ("[]", "[]"), "options.target.values", None),
     ("one_interpretation", '      last_card: "only the bomb itself is lost"\n', "", "E206",
      ("      all_cards", "all_cards"), "ambiguities.bomb_rule.interpretations", None),

@@ -59,3 +59,12 @@ def test_a_choice_inside_a_simultaneous_choice_is_refused(tmp_path):
     assert [c for c, _ in errs] == ["E448"], errs
     bad = SPEC.replace('for each p in players as "your sealed bid"', 'for each p in bank as "your sealed bid"')
     assert "E431" in [c for c, _ in errors(write(tmp_path, bad, "b.yaml"))]
+
+
+def test_a_turn_without_actions_must_end_itself(tmp_path):
+    from spec_helpers import diagnostics
+    ok = SPEC.replace("  turn:\n    actions: [bid]\n", "  turn:\n    start: bid_round()\n").replace(
+        "actions:\n  bid:\n    label: bid\n    do: |\n", "procedures:\n  bid_round:\n    do: |\n")
+    assert [d.code for d in diagnostics(write(tmp_path, ok))] == [], [d.message for d in diagnostics(write(tmp_path, ok))]
+    stuck = ok.replace("      end turn\n", "")
+    assert "W405" in [d.code for d in diagnostics(write(tmp_path, stuck, "s.yaml"))]

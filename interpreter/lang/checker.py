@@ -278,6 +278,14 @@ class Checker:
         for a in s.actions.values():
             if a.name not in listed:
                 self.warn("W402", f"action '{a.name}' is never offered: no turn lists it", a.span)
+        flow_turn = "turn" in (s.doc.data.get("flow") or {})
+        for path, t in [(("flow", "turn"), s.turn)] * flow_turn + [
+                (("flow", "phases", i, "turn"), ph.turn) for i, ph in enumerate(s.phases) if ph.turn is not s.turn]:
+            ends = t.start is not None and t.start.ast and self._may_end_turn(t.start.ast)
+            if not t.actions and not ends:
+                self.warn("W405", "this turn offers no action and its `start` never ends it: every turn passes "
+                          "with nobody acting, and the game stalls", s.doc.span(path, key=True),
+                          hint="list the turn's `actions`, or end its `start` with `end turn`")
         for a in s.actions.values():
             if "{" in a.label and "}" in a.label[a.label.index("{"):]:
                 shown = ", ".join(a.params) or "nothing"
@@ -546,6 +554,18 @@ class Checker:
                             "choice")
         self._branches(code, sc, [st.body], exhaustive=True)
         sc.frames.pop()
+
+    def _may_end_turn(self, body: list, seen: set | None = None) -> bool:
+        """Whether `body` says `end turn` or `end game` somewhere (also in the procedures it calls)."""
+        seen = set() if seen is None else seen
+        for n in N.walk(body):
+            if isinstance(n, (N.EndTurn, N.EndGame)):
+                return True
+            if isinstance(n, N.CallStmt) and n.call.func in self.spec.procedures and n.call.func not in seen:
+                seen.add(n.call.func)
+                if self._may_end_turn(self.spec.procedures[n.call.func].do.ast or [], seen):
+                    return True
+        return False
 
     def _choice_inside(self, body: list, seen: set | None = None):
         """The first statement in `body` that asks for a decision (also in the procedures it calls)."""
