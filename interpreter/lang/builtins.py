@@ -285,6 +285,11 @@ def _random(a, t, p):
     return lambda st, L: random_number(st, lo(st, L), hi(st, L))
 
 
+def _sorted(a, t, p):
+    coll = _cards(a[0], t[0])
+    return lambda st, L: sorted(coll(st, L))
+
+
 def _range(a, t, p):
     lo, hi = a
     return lambda st, L: numbers(lo(st, L), hi(st, L))
@@ -401,6 +406,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "points of those places are summed and divided among them, rounded down. Places beyond the table "
             "score 0; an element not in the list scores 0.", "place_points(players, chips, [5, 3, 1], me)",
             _place_points),
+    Builtin("sorted", (COLL,), _same,
+            "A list in order: numbers and texts from the smallest, cards in the order of the component list "
+            "(as `each:` declares them), players by seat.", "sorted(me.held)", _sorted),
     Builtin("roll", (T.INT, T.INT), lambda ts: T.INT,
             "Roll dice and add them up: `roll(2, 6)` is 2d6. Only in effects (`let r = roll(1, 6)`), never in a "
             "condition; an example scripts the results with `given: rolls: [...]`.", "roll(2, 6)", _roll, chance=True),

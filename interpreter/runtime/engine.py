@@ -245,8 +245,10 @@ class Game:
 
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
-                 hook: Callable[["State"], None] | None = None) -> "State":
-        """A new game, run to its first decision. `hook` may set up a position after setup."""
+                 hook: Callable[["State"], None] | None = None,
+                 prepare: Callable[["State"], None] | None = None) -> "State":
+        """A new game, run to its first decision. `hook` may set up a position after setup; `prepare`
+        runs before setup (an example's scripted dice and stacked deck for the setup's own draws)."""
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
@@ -255,6 +257,8 @@ class Game:
                 raise SetupError(f"'{v.name}' starts at seat {v.start + 1}, but there are {players} players")
         st = State(self, players, seed, log, check_invariants)
         st.hook = hook
+        if prepare is not None:
+            prepare(st)
         st.run()
         return st
 

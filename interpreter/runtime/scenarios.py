@@ -68,14 +68,24 @@ def _given(game: Game, ex: Example):
         stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("after_shuffle", {}).items()}
         if stacks:
             st.rig = _rig(spec, stacks)
-        if ex.given.get("rolls"):
-            st.scripted = list(ex.given["rolls"])
         if first is not None:
             if not 1 <= first <= st.n:
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
     hook.taken = []
     return hook
+
+
+def _prepare(game: Game, ex: Example):
+    """Before setup: the scripted dice (`given.rolls`) and the deck order of the setup's shuffles
+    (`given.setup_shuffle`), so an example can fix what the setup draws too."""
+    def prepare(st: State) -> None:
+        if ex.given.get("rolls"):
+            st.scripted = list(ex.given["rolls"])
+        stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("setup_shuffle", {}).items()}
+        if stacks:
+            st.rig = _rig(game.spec, stacks)
+    return prepare
 
 
 def _took(hook) -> str:
@@ -178,7 +188,7 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
         game = Game(spec, ex.options, ex.readings)
         players = ex.players or max(spec.min_players, 2)
         hook = _given(game, ex)
-        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook)
+        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook, prepare=_prepare(game, ex))
         for want in ex.do:
             if st.status is not Status.RUNNING:
                 raise ExampleError(f"the game ended ({st.status}: {st.reason or 'over'}) before '{want}'")
