@@ -57,3 +57,18 @@ def test_holes_in_an_action_label_are_warned_about(tmp_path):
 def test_run_shows_decisions_with_one_option(tmp_path):
     out = CliRunner().invoke(cli, ["run", write(tmp_path, SPEC), "-p", "2", "--seed", "1"]).output
     assert "P1 chooses: go (the only option)" in out
+
+
+def test_named_constants(tmp_path):
+    spec = SPEC.replace("state:\n", "constants:\n  steps: [3, 1, 2]\n  goal: 2\n  word: go\nstate:\n").replace(
+        "      n += 1\n", "      n += first(steps) - 2\n      let copy = steps + [goal]\n").replace(
+        "  when: n >= 2\n", "  when: n >= goal and count(steps) == 3 and word == \"go\"\n")
+    path = write(tmp_path, spec)
+    assert errors(path) == []
+    spec_, _ = api.load_spec(path)
+    st = Game(spec_).new_game(2, 1)
+    st.apply(0)
+    st.apply(0)
+    assert str(st.status) == "finished"
+    clash = spec.replace("  goal: 2\n", "  goal: 2\n  n: 5\n")
+    assert "E416" in [c for c, _ in errors(write(tmp_path, clash, "c.yaml"))]

@@ -170,6 +170,8 @@ class PyGen:
             return f"st.gvars[{int(e.ref[1])}]"
         if kind == "zone":
             return str(int(e.ref[1]))
+        if kind == "const":  # a list constant (a number or a text is folded); a copy, so rules cannot change it
+            return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:

@@ -173,6 +173,9 @@ class Compiler:
     def const(self, e: N.Expr) -> Any:
         if isinstance(e, (N.Int, N.Str, N.Bool)):
             return e.value
+        if isinstance(e, N.Name) and e.ref is not None and e.ref[0] == "const" and \
+                not isinstance(self.spec.constants[e.ref[1]], list):
+            return self.spec.constants[e.ref[1]]
         if isinstance(e, N.Attr) and e.ref is not None:
             if e.ref[0] == "option":
                 return self.options[e.name]
@@ -234,6 +237,11 @@ class Compiler:
         if kind == "zone":
             z = e.ref[1]
             return lambda st, L: z
+        if kind == "const":
+            v = self.spec.constants[e.ref[1]]
+            if isinstance(v, list):
+                return lambda st, L: list(v)  # a fresh list: nothing can change the constant
+            return lambda st, L: v
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:

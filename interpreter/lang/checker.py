@@ -230,6 +230,11 @@ class Checker:
                     self.error("E415", f"variable '{name}' starts outside its bounds",
                                s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
+        for n in s.constants:
+            if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS or n in s.zones \
+                    or n in s.vars["global"] or n in s.keyed["global"] or n in s.functions or n in s.procedures:
+                self.error("E416", f"'{n}' is already the name of something in the game; a constant needs its own",
+                           s.doc.span(("constants", n), key=True), hint="pick another name")
         for kind, table in (("zone", s.zones), ("global variable", {**s.vars["global"], **s.keyed["global"]}),
                             ("procedure", s.procedures),
                             ("function", s.functions)):
@@ -639,6 +644,12 @@ class Checker:
         if e.id in SPECIAL_NAMES:
             e.ref = (e.id,)
             return SPECIAL_NAMES[e.id][0]
+        if e.id in s.constants:
+            v = s.constants[e.id]
+            e.ref = ("const", e.id)
+            if isinstance(v, list):
+                return T.STRS if v and isinstance(v[0], str) else T.INTS
+            return T.STR if isinstance(v, str) else T.INT
         if e.id in s.vars["global"]:
             v = s.vars["global"][e.id]
             e.ref = ("gvar", v.index)

@@ -219,6 +219,7 @@ class Spec:
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
     skip_if: Code | None = None  # `flow.skip_if`: a player for whom it holds is passed over (out of the round)
+    constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
 
 
 def codes(spec: Spec) -> Iterator[Code]:
@@ -384,6 +385,7 @@ class _Builder:
             examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
             heuristic=self.code(("heuristics", "value"), "condition"),
             skip_if=self.code(("flow", "skip_if"), "condition"),
+            constants=dict(d.get("constants") or {}),
         )
         if self.errors:
             raise SpecError(self.errors)
