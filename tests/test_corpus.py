@@ -42,3 +42,13 @@ def test_a_search_agent_plays_to_the_end(path):
     spec, _ = api.load_spec(path)
     st = play(Game(spec), CORPUS[path], 1, {0: "greedy:samples=2"})
     assert st.status is Status.FINISHED, st.reason
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS))
+def test_explain_shows_the_game(path):
+    from interpreter.lab.explain import explain
+    spec, _ = api.load_spec(path)
+    text = explain(spec)
+    assert text.startswith(f"# {spec.name}") and "## End" in text
+    if any(c.decl != c.name for c in spec.cards.values()):  # a deck product: one row per declaration
+        assert "types, each of" in text

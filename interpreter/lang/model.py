@@ -35,6 +35,7 @@ class CardType:
     props: dict[str, Any]
     first_id: int
     span: Span | None
+    decl: str = ""  # the declaration it comes from: itself, or a product's type (`each:`)
 
 
 @dataclass(slots=True)
@@ -294,7 +295,7 @@ class _Builder:
             for tname, label, attrs in decks.expand(name, c):  # `each:` declares one card type per combination
                 cards[tname] = CardType(tname, label, c["count"], c["in"],
                                         {**defaults, **(c.get("props") or {}), **attrs},
-                                        next_id, self.span("components", "cards", name, key=True))
+                                        next_id, self.span("components", "cards", name, key=True), decl=name)
                 next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
