@@ -85,6 +85,9 @@ class Encoder:
         self.vdefs = list(spec.vars["global"].values()), list(spec.vars["player"].values()), \
             list(spec.vars["turn"].values())
         G, Pv, Tv = (len(v) for v in self.vdefs)
+        # Text and player variables as numbers: a text's position among its values (from 1; 0 for another
+        # text), a player's seat counted from the observer (as the zones are).
+        self._special = any(v.type in ("text", "player") for vs in self.vdefs for v in vs)
         self.size = self.n_zones * self.zone_block + G + Pv * players + Tv + 2 * players + len(KINDS) + 2
         self.low, self.high = self._bounds()
 
@@ -120,6 +123,10 @@ class Encoder:
         for vd in G + Pv * self.n + Tv:
             if vd.type == "bool":
                 lo[i], hi[i] = 0, 1
+            elif vd.type == "text":
+                lo[i], hi[i] = 0, len(vd.values or ())
+            elif vd.type == "player":
+                lo[i], hi[i] = 0, self.n - 1
             else:
                 lo[i] = vd.min if vd.min is not None else -UNBOUNDED
                 hi[i] = vd.max if vd.max is not None else UNBOUNDED
@@ -147,6 +154,9 @@ class Encoder:
             seat = (observer + r) % self.n
             vals.extend(row[seat] for row in st.pvars)
         vals.extend(st.tvars)
+        if self._special:
+            G, Pv, Tv = self.vdefs
+            vals = [self._number(vd, x, observer) for vd, x in zip(G + Pv * self.n + Tv, vals)]
         out[i:i + len(vals)] = np.asarray(vals, dtype=np.float32)
         i += len(vals)
         n = self.n
@@ -160,6 +170,13 @@ class Encoder:
         else:
             out[i + n + len(KINDS) + 1] = 1
         return out
+
+    def _number(self, vd, x, observer: int) -> float:
+        if vd.type == "text":
+            return float(vd.values.index(x) + 1) if vd.values and x in vd.values else 0.0
+        if vd.type == "player":
+            return float((x - observer) % self.n)
+        return float(x)
 
     def describe(self) -> list[str]:
         """A name for every entry of the vector (for the observer's own seat as seat+0)."""

@@ -20,7 +20,7 @@ def test_every_builtin_example_parses_and_checks(name):
     ast = syntax.parse(text, "condition")
     code = Code(text, "condition", ast, (), None)
     checker = Checker(spec)
-    checker.expr(ast, code, _Scope(code, False, False))
+    checker.expr(ast, code, _Scope(code, False, b.chance))  # dice only in effects
     assert checker.diags == [], [d.message for d in checker.diags]
     assert name in b.example and b.doc
 

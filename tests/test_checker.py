@@ -104,7 +104,7 @@ CONDITION_ERRORS = [
     ("unknown_card_type", 'top(deck).type == "coins"', "E404", '"coins"', "'coins' is not a card type",
      "did you mean 'coin'?"),
     ("unknown_function", "totl(me) > 0", "E403", "totl", "unknown function 'totl'", "did you mean 'total_of'?"),
-    ("unknown_function_no_suggestion", "roll(6) > 0", "E403", "roll", "unknown function 'roll'", None),
+    ("unknown_function_no_suggestion", "zorp(6) > 0", "E403", "zorp", "unknown function 'zorp'", None),
     ("misspelt_builtin", "cuont(deck) > 0", "E403", "cuont", "unknown function 'cuont'", "did you mean 'count'?"),
     ("procedure_as_value", "take(top(deck)) == 1", "E425", "take", "procedure 'take' gives no value", "statement"),
     ("builtin_too_many_args", "count(deck, 2) > 0", "E426", "count(deck, 2)", "'count' takes 1 argument(s), 2 given",

@@ -52,6 +52,11 @@ EXPRESSIONS = [
     "reading.bomb_rule == \"all_cards\" and count(deck) > 0",
     "count(deck) > 0 or reading.bomb_rule == \"last_card\"",
     "1 if reading.bomb_rule == \"all_cards\" else count(deck)",
+    "[c.points * 2 for c in deck where c.kind == \"coin\"]",
+    "sum([p.score + count(p.hand) for p in players])",
+    "let n = count(deck) in if n > 6 then n * 2 elif n > 3 then n else 0",
+    "[let k = c.points in k + 1 for c in me.hand]",
+    "if count(me.hand) > 1 then \"many\" elif count(me.hand) == 1 then \"one\" else \"none\"",
 ]
 
 

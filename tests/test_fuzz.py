@@ -275,6 +275,10 @@ def _compound(e):
         st.lists(e, max_size=3).map(lambda xs: f"[{', '.join(xs)}]"),
         st.tuples(st.sampled_from(["x", "p", "c"]), e, e).map(lambda t: f"[{t[0]} in {t[1]} where {t[2]}]"),
         st.tuples(e, e, e).map(lambda t: f"{t[0]} if {t[1]} else {t[2]}"),
+        st.tuples(e, st.sampled_from(["x", "p", "c"]), e).map(lambda t: f"[{t[0]} for {t[1]} in {t[2]}]"),
+        st.tuples(e, e, e).map(lambda t: f"[{t[0]} for x in {t[1]} where {t[2]}]"),
+        st.tuples(e, e, e).map(lambda t: f"if {t[0]} then {t[1]} elif {t[2]} then {t[1]} else {t[2]}"),
+        st.tuples(e, e).map(lambda t: f"let x = {t[0]} in {t[1]}"),
     )
 
 
@@ -297,7 +301,10 @@ def _stmt(s):
         st.tuples(st.sampled_from(["take", "total_of", "count", "zz"]), st.lists(exprs, max_size=2)).map(
             lambda t: f"{t[0]}({', '.join(t[1])})"),
         st.sampled_from(["end turn", "end game", "pass", 'say "{me} plays."', "shuffle deck",
-                         "move top(deck) to me.hand", "me.score += 1", "pot += 1"]),
+                         "move top(deck) to me.hand", "me.score += 1", "pot += 1", "skip next player",
+                         "reverse turn order", "extra turn", "let x = roll(2, 6)", "let x = dice(3, 6)"]),
+        exprs.map(lambda a: f"next turn to {a}"),
+        st.tuples(exprs, exprs).map(lambda t: f"pot = random({t[0]}, {t[1]})"),
         st.tuples(st.sampled_from(["x", "c"]), exprs).map(lambda t: f"choose {t[0]} from {t[1]}"),
         st.tuples(exprs, exprs).map(lambda t: f"choose subset x of {t[0]} where {t[1]}"),
     )
@@ -367,6 +374,7 @@ t_zone = st.sampled_from(["deck", "discard", "me.hand", "next(me).hand", "seat(1
 t_cards = st.one_of(t_zone, st.tuples(st.sampled_from(["c", "k"]), t_zone, t_bool).map(
     lambda t: f"[{t[0]} in {t[1]} where {t[2].replace('top(deck)', t[0])} or {t[0]}.points > 0]"))
 t_card = st.sampled_from(["top(deck)", "bottom(deck)", "top(discard)", "top(me.hand)"])
+t_ints = st.sampled_from(["[c.points for c in me.hand]", "[p.score + 1 for p in players where p != me]", "range(1, 3)"])
 
 
 def _typed_stmt(s):
@@ -376,6 +384,12 @@ def _typed_stmt(s):
         st.tuples(st.sampled_from(["pot", "me.score", "turn.draws"]), st.sampled_from(["=", "+=", "-="]),
                   t_int).map(" ".join),
         t_int.map(lambda a: f"let n = {a}"), t_card.map(lambda c: f"take({c})"),
+        t_ints.map(lambda a: f"pot = sum({a})"),
+        t_int.map(lambda a: f"pot = roll({a}, 6)"), t_int.map(lambda a: f"pot = random(1, {a})"),
+        st.sampled_from(["next turn to seat(1)", "next turn to next(me)", "skip next player", "reverse turn order",
+                         "extra turn", "choose together c from p.hand for each p in players:\n  p.score += 1",
+                         "choose together c from [x in p.hand where x.points > 0] for each p in others as \"keep\":\n"
+                         "  move c to discard"]),
         st.sampled_from(["end turn", "pass", 'say "{me} has {me.score} and {count(me.hand)} cards."',
                          "choose c from me.hand", "choose q from others", "choose subset cs of me.hand where "
                          "sum(cs, points) >= 1"]))

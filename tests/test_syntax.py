@@ -51,6 +51,10 @@ def sx(n) -> str:
         return "[" + " ".join(sx(x) for x in n.items) + "]"
     if isinstance(n, N.Filter):
         return f"(filter {n.var} {sx(n.coll)} {sx(n.cond)})"
+    if isinstance(n, N.LetIn):
+        return f"(let-in {n.name} {sx(n.value)} {sx(n.body)})"
+    if isinstance(n, N.MapList):
+        return f"(map {sx(n.value)} {n.var} {sx(n.coll)} {sx(n.cond)})"
     if isinstance(n, N.Unary):
         return f"({n.op} {sx(n.operand)})"
     if isinstance(n, N.Binary):
@@ -71,6 +75,10 @@ def sx(n) -> str:
         return f"(do {sx(n.call)})"
     if isinstance(n, (N.EndTurn, N.EndGame, N.Pass)):
         return {"EndTurn": "(end-turn)", "EndGame": "(end-game)", "Pass": "(pass)"}[t]
+    if isinstance(n, N.ChooseTogether):
+        return f"(choose-together {n.name} {sx(n.source)} {n.var} {sx(n.players)} {sx(n.prompt)} {sx(n.body)})"
+    if isinstance(n, N.TurnOrder):
+        return f"(turn-order {n.what}{'' if n.who is None else ' ' + sx(n.who)})"
     if isinstance(n, N.Say):
         return f"(say {sx(n.text)})"
     if isinstance(n, N.ChooseValue):
@@ -135,6 +143,11 @@ EXPRESSIONS = [
     ("list_empty", "[]", "[]"),
     ("list", "[1, 2, 3]", "[1 2 3]"),
     ("filter", "[p in players where p.chips > 0]", "(filter p players (> (. p chips) 0))"),
+    ("map", "[p.chips + 1 for p in players]", "(map (+ (. p chips) 1) p players _)"),
+    ("let_in", "let n = count(draw) in n * n", "(let-in n (call count draw) (* n n))"),
+    ("if_then_elif", "if a then 1 elif b then 2 else 3", "(ifelse a 1 (ifelse b 2 3))"),
+    ("map_where", "[pits[k] for k in range(1, 6) where k > 2]",
+     "(map (index pits k) k (call range 1 6) (> k 2))"),
     ("filter_nested", "[p in others where count([c in p.held where c.points > 1]) > 0]",
      "(filter p others (> (call count (filter c (. p held) (> (. c points) 1))) 0))"),
     ("negate", "-2", "(- 2)"),
@@ -190,6 +203,12 @@ STATEMENTS = [
     ("procedure_call_no_args", "flip()", "(do (call flip))"),
     ("end_turn", "end turn", "(end-turn)"),
     ("end_game", "end game", "(end-game)"),
+    ("next_turn", "next turn to seat(2)", "(turn-order to (call seat 2))"),
+    ("skip_turn", "skip next player", "(turn-order skip)"),
+    ("reverse_order", "reverse turn order", "(turn-order reverse)"),
+    ("extra_turn", "extra turn", "(turn-order extra)"),
+    ("choose_together", "choose together c from p.hand for each p in players:\n  pass",
+     "(choose-together c (. p hand) p players _ (pass))"),
     ("pass", "pass", "(pass)"),
     ("say_plain", 'say "hello"', "(say (text 'hello'))"),
     ("say_holes", 'say "{me} has {me.chips} chips"', "(say (text me ' has ' (. me chips) ' chips'))"),

@@ -51,4 +51,27 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
                 s.where[c] = z
         s.resum()
     s.rng = random.Random(rng.getrandbits(64))
+    s.scripted = None  # an example's scripted dice are future chance too
+    _redraw_hidden_choices(s, player, rng)
     return s
+
+
+def _redraw_hidden_choices(s: State, player: int, rng: random.Random) -> None:
+    """A `choose together` in progress: the choices other players made are not known to `player`, so
+    each is drawn again among that player's options (in the re-dealt position)."""
+    for fr in s.stack:
+        for t in getattr(fr[0], "together", None) or ():
+            L = fr[2]
+            picks, seats = L[t.picks], L[t.players]
+            if not picks or seats is None:
+                continue
+            saved = L[t.player]
+            new = []
+            for k, pick in enumerate(picks):
+                if seats[k] != player:
+                    L[t.player] = seats[k]
+                    options = t.options(s, L)
+                    pick = options[rng.randrange(len(options))] if options else pick
+                new.append(pick)
+            L[t.player] = saved
+            L[t.picks] = tuple(new)

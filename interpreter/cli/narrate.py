@@ -19,8 +19,13 @@ def narrate(events: Iterable[dict], verbose: bool = False) -> Iterator[str]:
         elif kind == "say":
             yield f"   {e['text']}"
         elif kind == "choice":
-            if e["of"] > 1 or verbose:
-                yield f"   P{e['player'] + 1} chooses: {e['choice']}"
+            only = "" if e["of"] > 1 else " (the only option)"  # shown, so a forced move does not look missing
+            if e.get("sealed") and not verbose:  # a simultaneous choice: shown when the rules reveal it
+                yield f"   P{e['player'] + 1} chooses, face down"
+            else:
+                yield f"   P{e['player'] + 1} chooses: {e['choice']}{only}"
+        elif kind == "roll":
+            yield f"   P{e['player'] + 1} rolls {', '.join(map(str, e['dice'])) or 'no dice'}"
         elif kind == "move" and verbose:
             yield f"   . {', '.join(e['cards'])}: {e['src']} -> {e['dst']}"
         elif kind == "shuffle" and verbose:

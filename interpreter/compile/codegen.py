@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..lang import nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
-                       numbers, position_of)
+                       numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
 from ..lang.kinds import T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
@@ -53,6 +53,7 @@ class PyGen:
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
                                    "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
+                                   "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
@@ -66,6 +67,7 @@ class PyGen:
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
+        self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
         # Locate mode (replaying a game that failed, to name the rule text): before each statement and
         # condition, `POS[0]` records which one runs. Never on in normal play, so the hot path is unchanged.
@@ -158,7 +160,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, N.Filter)), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -184,6 +186,8 @@ class PyGen:
             return f"st.gvars[{int(e.ref[1])}]"
         if kind == "zone":
             return str(int(e.ref[1]))
+        if kind == "const":  # a list constant (a number or a text is folded); a copy, so rules cannot change it
+            return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:
@@ -287,7 +291,12 @@ class PyGen:
         if name == "abs":
             return f"abs({self.expr(a[0])})"
         if name == "next":
-            return f"(({self.expr(a[0])}) + 1) % st.n"
+            step = "st.order" if self.comp.turn_order else "1"  # the turn order's direction, when a rule can reverse it
+            return f"(({self.expr(a[0])}) + {step}) % st.n"
+        if name in ("roll", "dice"):
+            return f"{'sum(' if name == 'roll' else '('}_roll_dice(st, {self.expr(a[0])}, {self.expr(a[1])}))"
+        if name == "random":
+            return f"_random_number(st, {self.expr(a[0])}, {self.expr(a[1])})"
         return None
 
     def _getter(self, prop: tuple) -> str:
@@ -306,6 +315,23 @@ class PyGen:
         cond = self.expr(e.cond)
         self.local_names.pop()
         return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_LetIn(self, e: N.LetIn) -> str:
+        v = self.fresh("v")
+        value = self.expr(e.value)
+        self.local_names.append({e.slot: v})
+        body = self.expr(e.body)
+        self.local_names.pop()
+        return f"(lambda {v}: {body})({value})"  # a lambda, not `:=`, which a comprehension's iterable refuses
+
+    def x_MapList(self, e: N.MapList) -> str:
+        coll = self.coll(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        value = self.expr(e.value)
+        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        self.local_names.pop()
+        return f"[{value} for {v} in {coll}{cond}]"
 
     def x_Unary(self, e: N.Unary) -> str:
         inner = self.expr(e.operand)
@@ -510,6 +536,8 @@ class PyGen:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:
             tests.append(f"{v} > {int(vd.max)}")
+        if vd.type == "text" and vd.values:  # an enumeration: the fitter names the values
+            tests.append(f"{v} not in {self.k(frozenset(vd.values))}")
         if not tests:  # no bounds to keep
             return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
         # out of bounds: the fitter cuts (a cap) or raises a rule error
@@ -580,6 +608,16 @@ class PyGen:
 
     def s_Pass(self, s) -> list[str]:
         return ["pass"]
+
+    def s_TurnOrder(self, s: N.TurnOrder) -> list[str]:
+        """Who plays next (State.pass_turn reads these when the turn passes)."""
+        if s.what == "to":
+            return [f"st.nxt = {self.expr(s.who)}"]
+        if s.what == "extra":
+            return ["st.nxt = st.cur"]
+        if s.what == "skip":
+            return ["st.skips += 1"]
+        return ["st.order = -st.order"]
 
     def s_Say(self, s: N.Say) -> list[str]:
         return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]
@@ -668,6 +706,7 @@ class PyGen:
         are plain Python inside one part.
         """
         self._blocks: list[list[str]] = [[]]
+        self.together: list[Together] = []  # this program's simultaneous choices
         self._labels: dict[int, int] = {}
         self._patch: list[tuple[list, int]] = []  # option entries whose start label needs its part number
         self.codes.append(code)
@@ -875,6 +914,26 @@ class PyGen:
             opts = f"{self.h(self.comp.interchange().values)}(st, {opts})"
         self._ask(f"st.ask(1, {self._who(s.by)}, {opts}, {meta})")
 
+    def p_ChooseTogether(self, s: N.ChooseTogether) -> None:
+        """Each player chooses in turn, none seeing the others' choices (kept in a hidden local until all
+        have chosen, a new list at each choice so copies of the state never share it); then the body
+        runs once per player. Determinization re-draws the choices of the others (`Together`)."""
+        c, p, lst, idx, picks = s.slot, s.slot + 1, s.slot + 2, s.slot + 3, s.slot + 4
+        head, reveal = self._label(), self._label()
+        self._blocks[-1].extend([f"L[{lst}] = _each(st, {self.coll(s.players)})", f"L[{idx}] = 0", f"L[{picks}] = ()"])
+        self._place(head)
+        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        meta = self.k((c, prompt, s.source.ty, "sealed"))  # sealed: narration does not show the choice
+        self._blocks[-1].extend([f"if L[{idx}] >= len(L[{lst}]):", f"    pc = \u00a7{reveal}\u00a7", "    continue",
+                                 f"L[{p}] = L[{lst}][L[{idx}]]"])
+        self._ask(f"st.ask(1, L[{p}], list({self.coll(s.source)}), {meta})")
+        self._blocks[-1].extend([f"L[{picks}] = L[{picks}] + (L[{c}],)", f"L[{idx}] += 1"] + self._goto(head))
+        self._place(reveal)
+        k = self.fresh("k")
+        self._blocks[-1].extend([f"for {k} in range(len(L[{lst}])):", f"    L[{p}] = L[{lst}][{k}]",
+                                 f"    L[{c}] = L[{picks}][{k}]"] + self.sub(s.body) + [f"L[{picks}] = ()"])
+        self.together.append(Together(c, p, lst, idx, picks, self.comp.cexpr(s.source), s.source.ty))
+
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, T.CARDS))
@@ -957,12 +1016,15 @@ class PyGen:
         out += [f"    if pc == {end_at}:", "        st.in_turn = False"]
         if cy.end_when is not None:
             out += [f"        if {self._cond(cy.end_when)}:", "            return st.finish()"]
-        out += ["        st.cur = (st.cur + 1) % st.n"]
+        out += ["        st.cur = st.pass_turn()" if self.comp.turn_order else "        st.cur = (st.cur + 1) % st.n"]
         if cy.until is not None:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
-        out += [f"    if pc == {start}:", "        st.turn += 1", *(["        POS[0] = None"] if self.locate else []),
+        out += [f"    if pc == {start}:"]
+        if self.comp.turn_order:  # a seat chosen outside a turn (setup, a phase's start or end) plays now
+            out += ["        if st.nxt >= 0:", "            st.cur = st.nxt", "            st.nxt = -1"]
+        out += ["        st.turn += 1", *(["        POS[0] = None"] if self.locate else []),
                 *("        " + ln for ln in _tick(str(int(budget)))),
                 "        st.quiet += 1",
                 f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
@@ -1075,6 +1137,20 @@ class PyGen:
 
     def source(self) -> str:
         return "\n".join(self.defs)
+
+
+class Together:
+    """Where a `choose together` keeps its state in a frame's locals, and how to list a player's options:
+    what determinization needs to re-draw the choices a player has not seen."""
+    __slots__ = ("choice", "player", "players", "index", "picks", "source", "ty")
+
+    def __init__(self, choice, player, players, index, picks, source, ty):
+        self.choice, self.player, self.players, self.index, self.picks = choice, player, players, index, picks
+        self.source, self.ty = source, ty
+
+    def options(self, st, L) -> list:
+        v = self.source(st, L)
+        return list(st.zones[v]) if self.ty is T.ZONE else list(v)
 
 
 def _is_players(e: N.Expr) -> bool:

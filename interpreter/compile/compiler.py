@@ -37,7 +37,7 @@ class Program:
 
     A frame of the call stack is a plain list `[program, pc, locals]`: the
     cheapest object Python can make, and frames are made at every call."""
-    __slots__ = ("name", "fn", "n_locals", "code", "plain")
+    __slots__ = ("name", "fn", "n_locals", "code", "plain", "together")
 
     def __init__(self, name: str, code: Code | None = None):
         self.name = name
@@ -45,6 +45,7 @@ class Program:
         self.n_locals = 0
         self.code = code
         self.plain: Callable | None = None  # `plain(st, locals)`, no frame: a program that can never pause
+        self.together: list = []  # its simultaneous choices (codegen.Together), for determinization
 
     def __repr__(self) -> str:
         return f"<Program {self.name}: {len(self.ops)} ops>"
@@ -98,6 +99,10 @@ class Compiler:
         self.funcs: dict[str, Fn] = {}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
+        # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
+        # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
+        self.turn_order = spec.skip_if is not None or any(
+            isinstance(n, N.TurnOrder) for code in codes(spec) if code.ast is not None for n in N.walk(code.ast))
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
         self.recursive = self._recursive_procedures()
@@ -121,6 +126,7 @@ class Compiler:
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
         prog.fn = self.gen.program(prog.name, code.ast or [], code)
+        prog.together = self.gen.together[:]  # the simultaneous choices the program just compiled holds
         if not self.coverage and not any(self.can_pause(s) for s in code.ast or []):
             prog.plain = self.gen.plain(prog.name, code.ast or [], code)
 
@@ -144,6 +150,14 @@ class Compiler:
     def fitter(self, vd) -> Callable[[int], int]:
         """Bounds of a variable: cut to the bound (clamp) or a rule error."""
         lo, hi, clamp, name = vd.min, vd.max, vd.clamp, vd.name
+        if vd.type == "text" and vd.values:
+            allowed = vd.values
+
+            def member(v):
+                if v not in allowed:
+                    raise RuleError(f"'{name}' cannot be {v!r} (its values: {', '.join(allowed)})")
+                return v
+            return member
 
         def fit(v):
             if lo is not None and v < lo:
@@ -161,6 +175,9 @@ class Compiler:
     def const(self, e: N.Expr) -> Any:
         if isinstance(e, (N.Int, N.Str, N.Bool)):
             return e.value
+        if isinstance(e, N.Name) and e.ref is not None and e.ref[0] == "const" and \
+                not isinstance(self.spec.constants[e.ref[1]], list):
+            return self.spec.constants[e.ref[1]]
         if isinstance(e, N.Attr) and e.ref is not None:
             if e.ref[0] == "option":
                 return self.options[e.name]
@@ -222,6 +239,11 @@ class Compiler:
         if kind == "zone":
             z = e.ref[1]
             return lambda st, L: z
+        if kind == "const":
+            v = self.spec.constants[e.ref[1]]
+            if isinstance(v, list):
+                return lambda st, L: list(v)  # a fresh list: nothing can change the constant
+            return lambda st, L: v
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:
@@ -308,6 +330,27 @@ class Compiler:
                     out.append(x)
             return out
         return filt
+
+    def x_LetIn(self, e: N.LetIn) -> Fn:
+        value, body, slot = self.cexpr(e.value), self.cexpr(e.body), e.slot
+
+        def let_in(st, L):
+            L[slot] = value(st, L)
+            return body(st, L)
+        return let_in
+
+    def x_MapList(self, e: N.MapList) -> Fn:
+        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        cond = self.cexpr(e.cond) if e.cond is not None else None
+
+        def mapped(st, L):
+            out = []
+            for x in coll(st, L):
+                L[slot] = x
+                if cond is None or cond(st, L):
+                    out.append(value(st, L))
+            return out
+        return mapped
 
     def x_Unary(self, e: N.Unary) -> Fn:
         f = self.cexpr(e.operand)
@@ -435,7 +478,7 @@ class Compiler:
         return self._pauses(st, self.pausable)
 
     def _pauses(self, st: N.Stmt, pausable: set[str]) -> bool:
-        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption)):
+        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption, N.ChooseTogether)):
             return True
         if isinstance(st, N.Move):
             return bool(self.spec.triggers)  # a trigger runs right after its move, and may pause

@@ -32,16 +32,29 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
                    + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
     out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
     out.append("## Components\n")
-    out.append(_quote(d["components"].get("rule")))
+    comps = d.get("components") or {}  # a game without cards has none
+    decls = comps.get("cards") or {}
+    out.append(_quote(comps.get("rule")))
     out.append("| card | count | starts in | properties | rulebook |\n|---|---:|---|---|---|")
+    shown: set[str] = set()
     for c in spec.cards.values():
+        decl = decls.get(c.decl or c.name, {})
+        each = decl.get("each")
+        if each:  # a deck product: one row for the declaration
+            if c.decl in shown:
+                continue
+            shown.add(c.decl)
+            types = [t for t in spec.cards.values() if t.decl == c.decl]
+            props = ", ".join(f"{k}={v}" for k, v in c.props.items() if k not in each)
+            out.append(f"| {c.decl}: {len(types)} types, each of {' x '.join(each)} | {c.count} each | {c.zone} "
+                       f"| {props} | {decl.get('rule', '')} |")
+            continue
         props = ", ".join(f"{k}={v}" for k, v in c.props.items())
-        rule = d["components"]["cards"][c.name].get("rule", "")
-        out.append(f"| {c.label} | {c.count} | {c.zone} | {props} | {rule} |")
+        out.append(f"| {c.label} | {c.count} | {c.zone} | {props} | {decl.get('rule', '')} |")
     out.append(f"\nTotal: {sum(c.count for c in spec.cards.values())} cards.\n")
     out.append("## Zones\n")
     for z in spec.zones.values():
-        rule = d["zones"][z.name].get("rule")
+        rule = (d.get("zones") or {}).get(z.name, {}).get("rule")
         out.append(f"- **{z.label}** (`{z.name}`, {'one per player' if z.owner == 'player' else 'shared'}, "
                    f"{z.visibility})" + (f": \"{rule}\"" if rule else ""))
     if spec.options:

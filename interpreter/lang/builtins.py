@@ -51,6 +51,7 @@ class Builtin:
     example: str
     build: Callable[..., Fn]  # build(args, arg_types, props) -> Fn
     min_args: int | None = None
+    chance: bool = False  # draws from the game's random numbers: only in effects, never in conditions
 
 
 def _cards(f: Fn, ty: T) -> Fn:
@@ -204,7 +205,7 @@ def _seat(a, t, p):
 
 def _next(a, t, p):
     f = a[0]
-    return lambda st, L: (f(st, L) + 1) % st.n
+    return lambda st, L: (f(st, L) + st.order) % st.n  # the turn order's direction (`reverse turn order`)
 
 
 def _empty(a, t, p):
@@ -236,6 +237,57 @@ def numbers(a: int, b: int) -> list[int]:
     if b - a >= MAX_LIST:
         raise RuleError(f"range({a}, {b}) would hold {b - a + 1:,} numbers (the limit is {MAX_LIST:,})")
     return list(range(a, b + 1))
+
+
+# Chance without cards: dice and random numbers, from the state's seeded RNG. An example may script
+# the next values (`given: rolls: [4, 3]`): they are taken first, in order, and must fit the die.
+MAX_DICE = 100  # dice in one roll
+MAX_SIDES = 1_000  # sides of one die
+
+
+def random_number(st, lo: int, hi: int) -> int:
+    """A number from lo to hi, both included: the next scripted one, else from the state's RNG."""
+    if lo > hi:
+        raise RuleError(f"random({lo}, {hi}): the first number is larger than the second")
+    script = st.scripted
+    if script:
+        v = script.pop(0)
+        if not lo <= v <= hi:
+            raise RuleError(f"the example's next roll is {v}, but this roll gives {lo} to {hi}")
+        return v
+    return st.rng.randint(lo, hi)
+
+
+def roll_dice(st, n: int, sides: int) -> list[int]:
+    """`n` dice of `sides` sides, in the order rolled (logged as one `roll` event)."""
+    if not 0 <= n <= MAX_DICE:
+        raise RuleError(f"a roll of {n} dice (from 0 to {MAX_DICE} dice can be rolled at once)")
+    if not 1 <= sides <= MAX_SIDES:
+        raise RuleError(f"a die with {sides} sides (a die has 1 to {MAX_SIDES} sides)")
+    out = [random_number(st, 1, sides) for _ in range(n)]
+    if st.log is not None:
+        st.event("roll", player=st.cur, dice=out, sides=sides)
+    return out
+
+
+def _roll(a, t, p):
+    n, sides = a
+    return lambda st, L: sum(roll_dice(st, n(st, L), sides(st, L)))
+
+
+def _dice(a, t, p):
+    n, sides = a
+    return lambda st, L: roll_dice(st, n(st, L), sides(st, L))
+
+
+def _random(a, t, p):
+    lo, hi = a
+    return lambda st, L: random_number(st, lo(st, L), hi(st, L))
+
+
+def _sorted(a, t, p):
+    coll = _cards(a[0], t[0])
+    return lambda st, L: sorted(coll(st, L))
 
 
 def _range(a, t, p):
@@ -332,7 +384,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "The elements that come after one element of a list; in a zone, the cards put on it later "
             "(nothing when the element is not there).", "first(after(draw, bottom(draw)), 4)", _after),
     Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
-    Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player to the left (the next seat).", "next(me)", _next),
+    Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player who plays after this one: the next seat to the left, or to the right once a rule "
+            "said `reverse turn order`.", "next(me)", _next),
     Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),
     Builtin("contains", (COLL, T.ANY), lambda ts: T.BOOL, "Whether a zone or list holds an element.",
             "contains(others, me)", _contains),
@@ -353,7 +406,23 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "points of those places are summed and divided among them, rounded down. Places beyond the table "
             "score 0; an element not in the list scores 0.", "place_points(players, chips, [5, 3, 1], me)",
             _place_points),
+    Builtin("sorted", (COLL,), _same,
+            "A list in order: numbers and texts from the smallest, cards in the order of the component list "
+            "(as `each:` declares them), players by seat.", "sorted(me.held)", _sorted),
+    Builtin("roll", (T.INT, T.INT), lambda ts: T.INT,
+            "Roll dice and add them up: `roll(2, 6)` is 2d6. Only in effects (`let r = roll(1, 6)`), never in a "
+            "condition; an example scripts the results with `given: rolls: [...]`.", "roll(2, 6)", _roll, chance=True),
+    Builtin("dice", (T.INT, T.INT), lambda ts: T.INTS,
+            "Roll dice and keep each one: `dice(4, 6)` is a list of four numbers from 1 to 6, in the order rolled.",
+            "dice(4, 6)", _dice, chance=True),
+    Builtin("random", (T.INT, T.INT), lambda ts: T.INT,
+            "A random number from the first to the second, both included (only in effects).", "random(1, 6)",
+            _random, chance=True),
 ]}
+
+# Words that begin a statement (`skip next player`, `reverse turn order`, `extra turn`): they cannot name
+# a zone or a variable, since `skip = 1` would read as the start of one.
+STATEMENT_WORDS = frozenset({"skip", "reverse", "extra"})
 
 # Names every spec can use without declaring them, with what they mean.
 SPECIAL_NAMES = {

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import limits, nodes as N
-from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES
+from . import decks, limits, nodes as N
+from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
-from .model import Code, Spec
+from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
-               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE}
+               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS}
 
 
 def _value_type(v: Any) -> T:
@@ -103,6 +104,8 @@ class Checker:
             self.block(s.setup, allow_end_turn=False)
         if not isinstance(s.first, str):
             self.condition(s.first, T.PLAYER)
+        if s.skip_if is not None:
+            self.condition(s.skip_if, T.BOOL)
         turns = [s.turn] + [ph.turn for ph in s.phases if ph.turn is not s.turn]
         for t in turns:
             if t.start:
@@ -200,6 +203,12 @@ class Checker:
                                hint="a default must be a reading the text allows")
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
+                keys = ((s.doc.data.get("state") or {}).get(scope) or {}).get(kv.name, {}).get("keys")
+                if isinstance(keys, dict) and not 1 <= keys["to"] - keys["from"] + 1 <= MAX_RANGE_KEYS:
+                    self.error("E415", f"variable '{kv.name}': keys from {keys['from']} to {keys['to']} are "
+                               f"{keys['to'] - keys['from'] + 1:,} keys (from 1 to {MAX_RANGE_KEYS:,})",
+                               s.doc.span(("state", scope, kv.name, "keys")),
+                               hint="`to` is the last key, and it is not below `from`")
                 if len({isinstance(k, int) for k in kv.keys}) > 1:
                     self.error("E415", f"variable '{kv.name}': keys are all texts or all numbers",
                                s.doc.span(("state", scope, kv.name, "keys")))
@@ -208,7 +217,18 @@ class Checker:
                 if v.key is not None and v.key != s.keyed[scope][v.name.split("[")[0]].keys[0]:
                     continue  # the keys of one keyed variable share one declaration
                 name = v.name.split("[")[0]
+                raw = ((s.doc.data.get("state") or {}).get(scope) or {}).get(name, {}).get("start")
+                if v.type == "text" and v.values and v.start not in v.values:
+                    self.error("E415", f"variable '{name}' starts at {v.start!r}, which is not one of its values",
+                               s.doc.span(("state", scope, name, "start")) or v.span,
+                               hint=f"values: {', '.join(v.values)}")
+                if v.type == "player" and raw is not None and (not isinstance(raw, int) or isinstance(raw, bool)
+                                                               or not 1 <= raw <= s.max_players):
+                    self.error("E415", f"variable '{name}' holds a player; it starts at a seat from 1 to "
+                               f"{s.max_players}, not {raw!r}", s.doc.span(("state", scope, name, "start")),
+                               hint="`start: 1` is the first seat")
                 if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
+                        or v.type == "text" and not isinstance(v.start, str)
                         or v.type == "bool" and not isinstance(v.start, bool)):
                     self.error("E415", f"variable '{name}' is {v.type} but starts at {v.start!r}",
                                s.doc.span(("state", scope, name, "start")))
@@ -219,13 +239,18 @@ class Checker:
                     self.error("E415", f"variable '{name}' starts outside its bounds",
                                s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
+        for n in s.constants:
+            if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS or n in s.zones \
+                    or n in s.vars["global"] or n in s.keyed["global"] or n in s.functions or n in s.procedures:
+                self.error("E416", f"'{n}' is already the name of something in the game; a constant needs its own",
+                           s.doc.span(("constants", n), key=True), hint="pick another name")
         for kind, table in (("zone", s.zones), ("global variable", {**s.vars["global"], **s.keyed["global"]}),
                             ("procedure", s.procedures),
                             ("function", s.functions)):
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
                     pass
-                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS:
+                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS:
                     self.error("E416", f"'{n}' is a built-in name and cannot name a {kind}", table[n].span,
                                hint="pick another name")
                 names[n] = kind
@@ -245,10 +270,16 @@ class Checker:
             if tr.zone not in s.zones:
                 self.error("E418", f"trigger '{tr.name}' watches unknown zone '{tr.zone}'",
                            s.doc.span(("triggers", tr.name, "enter")), hint=did_you_mean(tr.zone, s.zones))
+        if "turn" not in (s.doc.data.get("flow") or {}) and (not s.phases or any(
+                "turn" not in ph_data for ph_data in s.doc.data["flow"].get("phases") or [])):
+            self.error("E446", "flow.turn is missing: a phase without its own `turn:` plays flow.turn",
+                       s.doc.span(("flow",), key=True),
+                       hint="give flow.turn, or a `turn:` in every phase")
         for ph in s.phases:
             if ph.until is None:
                 self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop)", ph.span)
-        if s.end_when is None and not s.phases:
+        ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
+        if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
 
     def usage_warnings(self) -> None:
@@ -261,6 +292,21 @@ class Checker:
         for a in s.actions.values():
             if a.name not in listed:
                 self.warn("W402", f"action '{a.name}' is never offered: no turn lists it", a.span)
+        flow_turn = "turn" in (s.doc.data.get("flow") or {})
+        for path, t in [(("flow", "turn"), s.turn)] * flow_turn + [
+                (("flow", "phases", i, "turn"), ph.turn) for i, ph in enumerate(s.phases) if ph.turn is not s.turn]:
+            ends = t.start is not None and t.start.ast and self._may_end_turn(t.start.ast)
+            if not t.actions and not ends:
+                self.warn("W405", "this turn offers no action and its `start` never ends it: every turn passes "
+                          "with nobody acting, and the game stalls", s.doc.span(path, key=True),
+                          hint="list the turn's `actions`, or end its `start` with `end turn`")
+        for a in s.actions.values():
+            if "{" in a.label and "}" in a.label[a.label.index("{"):]:
+                shown = ", ".join(a.params) or "nothing"
+                self.warn("W404", f"action '{a.name}': the label is shown as written, {{...}} included",
+                          s.doc.span(("actions", a.name, "label")),
+                          hint=f"an action's label is not a template: the chosen {shown} is shown after it "
+                               f"(`{a.label.split('{')[0].strip() or a.name}: ...`)")
         for p in s.procedures.values():
             if p.name not in self.called:
                 self.warn("W403", f"procedure '{p.name}' is never called", p.span)
@@ -296,7 +342,7 @@ class Checker:
             ty = T.ANY
             if pcode.ast is not None:
                 sc.code = pcode
-                ty = self.expr(pcode.ast, pcode, sc)
+                ty = self.pure(pcode.ast, pcode, sc)
                 if ty not in COLLECTIONS and ty is not T.ANY:
                     self.error("E430", f"action parameter '{pname}' must come from a list or zone, not {word(ty)}",
                                pcode, pcode.ast.pos, hint="write the collection to choose from, e.g. `me.hand`")
@@ -381,6 +427,8 @@ class Checker:
             self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
+        if st.op == "=":
+            self.literal_value(t, st.value, code)  # a text variable's value is one of its `values`
         if st.op in ("+=", "-="):
             self.expect_type(code, tt, T.INT, t, st.op)
             self.expect_type(code, vt, T.INT, st.value, st.op)
@@ -424,8 +472,20 @@ class Checker:
     def s_Pass(self, code, sc, st) -> None:
         pass
 
+    def s_TurnOrder(self, code, sc, st: N.TurnOrder) -> None:
+        if st.who is not None:
+            self.expect_type(code, self.expr(st.who, code, sc), T.PLAYER, st.who, "next turn to")
+
     def s_Say(self, code, sc, st: N.Say) -> None:
-        self.expr(st.text, code, sc)
+        self.pure(st.text, code, sc)  # evaluated only when somebody reads the log
+
+    def pure(self, e: N.Expr, code, sc: _Scope) -> T:
+        """An expression the engine may evaluate any number of times (or never): no dice in it (E445)."""
+        saved, sc.allow_effects = sc.allow_effects, False
+        try:
+            return self.expr(e, code, sc)
+        finally:
+            sc.allow_effects = saved
 
     def _by(self, code, sc, by) -> None:
         if by is not None:
@@ -436,7 +496,7 @@ class Checker:
         self.expect_type(code, ty, COLLECTIONS, st.source, "choose ... from")
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         found = sc.lookup(st.name)
         st.slot = found[0] if found else sc.bind(st.name, ELEMENT.get(ty, T.ANY))
 
@@ -445,10 +505,10 @@ class Checker:
         self.expect_type(code, ty, frozenset({T.CARDS, T.ZONE}), st.source, "choose subset ... of")
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         found = sc.lookup(st.name)
         st.slot = found[0] if found else sc.bind(st.name, T.CARDS)
-        self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "where")
+        self.expect_type(code, self.pure(st.cond, code, sc), T.BOOL, st.cond, "where")
 
     def _branches(self, code, sc, bodies: list, exhaustive: bool) -> None:
         """Check alternative bodies; afterwards a local is bound only if every way through binds it."""
@@ -488,10 +548,55 @@ class Checker:
         self.expect_type(code, self.expr(st.cond, code, sc), T.BOOL, st.cond, "while")
         self._branches(code, sc, [st.body], exhaustive=False)
 
+    def s_ChooseTogether(self, code, sc, st: N.ChooseTogether) -> None:
+        pt = self.expr(st.players, code, sc)
+        self.expect_type(code, pt, T.PLAYERS, st.players, "choose together ... for each")
+        sc.frames.append({})
+        st.slot = sc.bind(st.name, T.ANY)
+        sc.bind(st.var, T.PLAYER)
+        sc.n += 3  # hidden slots: the players, the position among them, the choices made so far
+        ty = self.pure(st.source, code, sc)
+        self.expect_type(code, ty, COLLECTIONS, st.source, "choose together ... from")
+        sc.frames[-1][st.name] = (st.slot, ELEMENT.get(ty, T.ANY))
+        if st.prompt:
+            self.pure(st.prompt, code, sc)
+        inner = self._choice_inside(st.body)
+        if inner is not None:
+            self.error("E448", "a choice inside a simultaneous choice: the others' choices are revealed here",
+                       code, inner.pos,
+                       hint="make this choice after the `choose together` block, or add it to the block's players' "
+                            "choice")
+        self._branches(code, sc, [st.body], exhaustive=True)
+        sc.frames.pop()
+
+    def _may_end_turn(self, body: list, seen: set | None = None) -> bool:
+        """Whether `body` says `end turn` or `end game` somewhere (also in the procedures it calls)."""
+        seen = set() if seen is None else seen
+        for n in N.walk(body):
+            if isinstance(n, (N.EndTurn, N.EndGame)):
+                return True
+            if isinstance(n, N.CallStmt) and n.call.func in self.spec.procedures and n.call.func not in seen:
+                seen.add(n.call.func)
+                if self._may_end_turn(self.spec.procedures[n.call.func].do.ast or [], seen):
+                    return True
+        return False
+
+    def _choice_inside(self, body: list, seen: set | None = None):
+        """The first statement in `body` that asks for a decision (also in the procedures it calls)."""
+        seen = set() if seen is None else seen
+        for n in N.walk(body):
+            if isinstance(n, (N.ChooseValue, N.ChooseSubset, N.ChooseOption, N.ChooseTogether)):
+                return n
+            if isinstance(n, N.CallStmt) and n.call.func in self.spec.procedures and n.call.func not in seen:
+                seen.add(n.call.func)
+                if self._choice_inside(self.spec.procedures[n.call.func].do.ast or [], seen) is not None:
+                    return n
+        return None
+
     def s_ChooseOption(self, code, sc, st: N.ChooseOption) -> None:
         self._by(code, sc, st.by)
         if st.prompt:
-            self.expr(st.prompt, code, sc)
+            self.pure(st.prompt, code, sc)
         before = set(sc.bound)
         after: list[set[int]] = []  # exactly one option runs (no open option stalls the game)
         for opt in st.options:
@@ -501,9 +606,9 @@ class Checker:
                 ty = self.expr(opt.coll, code, sc)
                 self.expect_type(code, ty, COLLECTIONS, opt.coll, "option for")
                 opt.slot = sc.bind(opt.var, ELEMENT.get(ty, T.ANY))
-            self.expr(opt.label, code, sc)
+            self.pure(opt.label, code, sc)
             if opt.cond is not None:
-                self.expect_type(code, self.expr(opt.cond, code, sc), T.BOOL, opt.cond, "when")
+                self.expect_type(code, self.pure(opt.cond, code, sc), T.BOOL, opt.cond, "when")
             self.stmts(code, sc, opt.body)
             sc.frames.pop()
             if not _ends_turn(opt.body):
@@ -548,10 +653,16 @@ class Checker:
         if e.id in SPECIAL_NAMES:
             e.ref = (e.id,)
             return SPECIAL_NAMES[e.id][0]
+        if e.id in s.constants:
+            v = s.constants[e.id]
+            e.ref = ("const", e.id)
+            if isinstance(v, list):
+                return T.STRS if v and isinstance(v[0], str) else T.INTS
+            return T.STR if isinstance(v, str) else T.INT
         if e.id in s.vars["global"]:
             v = s.vars["global"][e.id]
             e.ref = ("gvar", v.index)
-            return T.INT if v.type == "int" else T.BOOL
+            return VAR_TYPES[v.type]
         if e.id in self.szones:
             e.ref = ("zone", self.szones[e.id].index)
             return T.ZONE
@@ -601,14 +712,14 @@ class Checker:
             if v is None:
                 return self._unknown(code, e, "turn variable", self.var_names("turn"))
             e.ref = ("tvar", v.index)
-            return T.INT if v.type == "int" else T.BOOL
+            return VAR_TYPES[v.type]
         before = len(self.diags)
         ot = self.expr(e.obj, code, sc)
         if ot is T.PLAYER:
             if e.name in s.vars["player"]:
                 v = s.vars["player"][e.name]
                 e.ref = ("pvar", v.index)
-                return T.INT if v.type == "int" else T.BOOL
+                return VAR_TYPES[v.type]
             if e.name in s.keyed["player"]:
                 return self._needs_key(code, e, s.keyed["player"][e.name], f"p.{e.name}")
             if e.name in self.pzones:
@@ -679,7 +790,7 @@ class Checker:
                 self.error("E405", f"'{e.key.value}' is not a key of '{kv.name}'", code, e.key.pos,
                            hint=did_you_mean(str(e.key.value), keys) or f"keys: {', '.join(keys)}")
             e.ref = ("keyed", kv.scope, kv.name)
-            return T.INT if kv.type == "int" else T.BOOL
+            return VAR_TYPES[kv.type]
         ot = self.expr(e.obj, code, sc)
         self.expect_type(code, self.expr(e.key, code, sc), T.INT, e.key, "a position")
         if ot not in COLLECTIONS:
@@ -716,6 +827,9 @@ class Checker:
             for a in e.args:
                 self.expr(a, code, sc)
             return T.ANY
+        if b.chance and not sc.allow_effects:
+            self.error("E445", f"{e.func}() rolls the dice, which a condition or a function cannot do", code, e.pos,
+                       hint=f"roll in an effect and keep the result: `let r = {b.example}`, then test `r`")
         types: list[T] = []
         before = len(self.diags)
         for a, want in zip(e.args, b.params):
@@ -784,6 +898,34 @@ class Checker:
         sc.frames.pop()
         return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
 
+    def e_LetIn(self, e: N.LetIn, code, sc) -> T:
+        vt = self.expr(e.value, code, sc)
+        if self._global_name(e.name) or sc.lookup(e.name) is not None:
+            self.error("E422", f"'{e.name}' is already the name of something here", code, e.pos,
+                       hint="pick another name")
+        sc.frames.append({})
+        e.slot = sc.bind(e.name, vt)
+        ty = self.expr(e.body, code, sc)
+        sc.frames.pop()
+        return ty
+
+    def e_MapList(self, e: N.MapList, code, sc) -> T:
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, "for ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        if e.cond is not None:
+            self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        vt = self.expr(e.value, code, sc)
+        sc.frames.pop()
+        if vt is T.ANY:
+            return T.ANY
+        if vt not in LIST_OF:
+            self.error("E435", f"cannot make a list of {word(vt)}", code, e.value.pos,
+                       hint="each value must be a number, a text, a card or a player")
+            return T.ANY
+        return LIST_OF[vt]
+
     def e_Unary(self, e: N.Unary, code, sc) -> T:
         t = self.expr(e.operand, code, sc)
         want = T.BOOL if e.op == "not" else T.INT
@@ -824,7 +966,12 @@ class Checker:
         ref = getattr(side, "ref", None)
         if not isinstance(lit, N.Str) or ref is None:
             return
-        if ref[0] == "reading":
+        var = {"gvar": "global", "pvar": "player", "tvar": "turn"}.get(ref[0])
+        vd = list(self.spec.vars[var].values())[ref[1]] if var else None
+        if vd is not None and vd.type == "text" and vd.values:
+            allowed = list(vd.values)
+            what = f"a value of '{vd.name}'"
+        elif ref[0] == "reading":
             allowed = list(self.spec.ambiguities[ref[1]].interpretations)
             what = f"an interpretation of ambiguity '{ref[1]}'"
         elif ref[0] == "option":
@@ -862,3 +1009,4 @@ def _ends_turn(body: list) -> bool:
 def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from Checker(spec).run()
     yield from limits.check(spec)
+    yield from decks.check(spec.doc)

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import syntax
+from . import decks, syntax
 
 
 @dataclass(slots=True)
@@ -35,6 +35,7 @@ class CardType:
     props: dict[str, Any]
     first_id: int
     span: Span | None
+    decl: str = ""  # the declaration it comes from: itself, or a product's type (`each:`)
 
 
 @dataclass(slots=True)
@@ -60,6 +61,10 @@ class VarDef:
     index: int
     span: Span | None
     key: Any = None  # set for one value of a keyed variable (its key)
+    values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
+
+
+MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
 
 
 @dataclass(slots=True)
@@ -169,6 +174,8 @@ class Example:
     do: list[str]
     expect: list[Code]
     span: Span | None
+    offered: list[str] = field(default_factory=list)  # labels the pending decision must offer at the end
+    not_offered: list[str] = field(default_factory=list)  # labels it must not offer
 
 
 @dataclass(slots=True)
@@ -213,6 +220,8 @@ class Spec:
     measures: dict[str, Measure] = field(default_factory=dict)
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
+    skip_if: Code | None = None  # `flow.skip_if`: a player for whom it holds is passed over (out of the round)
+    constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
 
 
 def codes(spec: Spec) -> Iterator[Code]:
@@ -220,7 +229,7 @@ def codes(spec: Spec) -> Iterator[Code]:
     seen: set[int] = set()
     todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
                                                  "functions", "triggers", "end_when", "winners", "invariants",
-                                                 "examples", "measures", "heuristic")]
+                                                 "examples", "measures", "heuristic", "skip_if")]
     while todo:
         x = todo.pop()
         if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
@@ -281,15 +290,17 @@ class _Builder:
         game = d["game"]
         cards: dict[str, CardType] = {}
         next_id = 0
-        comps = d["components"]
+        comps = d.get("components") or {}  # a game without cards (dice, a board) needs no components
         defaults = dict(comps.get("defaults") or {})
-        for name, c in comps["cards"].items():
-            cards[name] = CardType(name, c.get("label", name), c["count"], c["in"], {**defaults, **(c.get("props") or {})},
-                                   next_id, self.span("components", "cards", name, key=True))
-            next_id += c["count"]
+        for name, c in (comps.get("cards") or {}).items():
+            for tname, label, attrs in decks.expand(name, c):  # `each:` declares one card type per combination
+                cards[tname] = CardType(tname, label, c["count"], c["in"],
+                                        {**defaults, **(c.get("props") or {}), **attrs},
+                                        next_id, self.span("components", "cards", name, key=True), decl=name)
+                next_id += c["count"]
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
-        for name, z in d["zones"].items():
+        for name, z in (d.get("zones") or {}).items():
             zones[name] = ZoneDef(name, z.get("label", name), z["owner"], z.get("visibility", "public"),
                                   counts[z["owner"]], self.span("zones", name, key=True))
             counts[z["owner"]] += 1
@@ -298,20 +309,25 @@ class _Builder:
         for scope in ("global", "player", "turn"):
             i = 0
             for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
-                start = v.get("start", False if v["type"] == "bool" else 0)
+                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1}.get(v["type"], 0))
+                if v["type"] == "player" and isinstance(start, int):
+                    start -= 1  # a seat, counted from 1 in the spec, from 0 in the state
                 span = self.span("state", scope, name, key=True)
                 label = v.get("label", name)
                 keys = v.get("keys")
+                if isinstance(keys, dict):  # a range of numbers, both ends included (bounded: see MAX_RANGE_KEYS)
+                    keys = list(range(keys["from"], min(keys["to"], keys["from"] + MAX_RANGE_KEYS - 1) + 1)) or \
+                        [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                                bool(v.get("clamp", False)), label, i, span)
+                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
-                                                          f"{label} ({k})", i, span, key=k)
+                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"))
                     i += 1
         options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
@@ -354,7 +370,8 @@ class _Builder:
                                      dict(ex.get("options") or {}), dict(ex.get("readings") or {}),
                                      dict(ex.get("given") or {}), list(ex.get("do") or []),
                                      [self.code(p + ("expect", i), "condition") for i in range(len(ex["expect"]))],
-                                     self.span(*p, key=True))
+                                     self.span(*p, key=True), list(ex.get("offered") or []),
+                                     list(ex.get("not_offered") or []))
         spec = Spec(
             doc=self.doc, name=game["name"], min_players=game["players"]["min"], max_players=game["players"]["max"],
             cards=cards, n_cards=next_id, total=comps.get("total"), zones=zones, n_shared=counts["shared"], n_player_zones=counts["player"], vars=vars_,
@@ -370,6 +387,8 @@ class _Builder:
                       for name, m in (d.get("measures") or {}).items()},
             examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
             heuristic=self.code(("heuristics", "value"), "condition"),
+            skip_if=self.code(("flow", "skip_if"), "condition"),
+            constants=dict(d.get("constants") or {}),
         )
         if self.errors:
             raise SpecError(self.errors)

@@ -83,6 +83,16 @@ class Filter(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class MapList(Expr):
+    """`[value for var in coll where cond]`: one value per element (that satisfies the condition)."""
+    value: Expr
+    var: str
+    coll: Expr
+    cond: Expr | None
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
 class Unary(Expr):
     op: str  # "-" or "not"
     operand: Expr
@@ -100,6 +110,15 @@ class Ternary(Expr):
     cond: Expr
     then: Expr
     orelse: Expr
+
+
+@dataclass(slots=True, eq=False)
+class LetIn(Expr):
+    """`let name = value in body`: a named value inside an expression (a function's scoring table)."""
+    name: str
+    value: Expr
+    body: Expr
+    slot: int = field(default=-1, kw_only=True)
 
 
 @dataclass(slots=True, eq=False)
@@ -152,6 +171,14 @@ class EndTurn(Stmt):
 @dataclass(slots=True, eq=False)
 class EndGame(Stmt):
     pass
+
+
+@dataclass(slots=True, eq=False)
+class TurnOrder(Stmt):
+    """Who plays next: `next turn to p` ("to"), `skip next player` ("skip"),
+    `reverse turn order` ("reverse"), `extra turn` ("extra")."""
+    what: str
+    who: Expr | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -225,6 +252,21 @@ class ChooseOption(Stmt):
     by: Expr | None
     prompt: Template | None
     options: list[Option]
+
+
+@dataclass(slots=True, eq=False)
+class ChooseTogether(Stmt):
+    """`choose together card from p.hand for each p in players: body`: simultaneous choices.
+
+    Every player of `players` chooses from `source` (evaluated with `var` bound to them) without
+    seeing the others' choices; then `body` runs once per player, with `var` and `name` bound."""
+    name: str
+    source: Expr
+    var: str
+    players: Expr
+    prompt: Template | None
+    body: list[Stmt]
+    slot: int = field(default=-1, kw_only=True)  # the choice; var at slot+1, then players list, index, picks
 
 
 def walk(node: Any):

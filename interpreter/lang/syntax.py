@@ -184,8 +184,27 @@ class _SyntaxProblem(Exception):
         self.message, self.pos, self.hint = message, pos, hint
 
 
+_ESCAPES = {"n": "\n", "t": "\t"}  # any other escaped character stands for itself: \" \' \\ \{ \}
+
+
+def unescape(raw: str) -> str:
+    """A text's characters with its backslash escapes decoded."""
+    if "\\" not in raw:
+        return raw
+    out, i = [], 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            out.append(_ESCAPES.get(raw[i + 1], raw[i + 1]))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _unquote(tok: Token) -> str:
-    return str(tok)[1:-1]
+    return unescape(str(tok)[1:-1])
 
 
 @v_args(meta=True)
@@ -231,6 +250,18 @@ class _ToAst(Transformer):
 
     def end_game(self, meta, c):
         return N.EndGame(_pos(meta))
+
+    def next_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "to", c[0])
+
+    def skip_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "skip")
+
+    def reverse_order(self, meta, c):
+        return N.TurnOrder(_pos(meta), "reverse")
+
+    def extra_turn(self, meta, c):
+        return N.TurnOrder(_pos(meta), "extra")
 
     def say(self, meta, c):
         return N.Say(_pos(meta), self._template(c[0]))
@@ -286,6 +317,9 @@ class _ToAst(Transformer):
     def option_for(self, meta, c):
         var, coll, label, cond, body = c
         return N.Option(_pos(meta), self._template(label), cond, body, str(var), coll)
+
+    def choose_together(self, meta, c):
+        return N.ChooseTogether(_pos(meta), str(c[0]), c[1], str(c[2]), c[3], c[4], c[5])
 
     def choose_option(self, meta, c):
         by, label, *options = c
@@ -350,6 +384,23 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return N.Filter(_pos(meta), str(c[0]), c[1], c[2])
 
+    def if_expr(self, meta, c):
+        # `if a then x elif b then y else z` is `x if a else (y if b else z)`
+        cond, then, *rest = c
+        orelse = rest.pop()
+        for econd, ethen in reversed(rest):
+            orelse = N.Ternary((econd.pos[0], orelse.pos[1]), econd, ethen, orelse)
+        return N.Ternary(_pos(meta), cond, then, orelse)
+
+    def elif_expr(self, meta, c):
+        return (c[0], c[1])
+
+    def let_in(self, meta, c):
+        return N.LetIn(_pos(meta), str(c[0]), c[2], c[3])
+
+    def map_(self, meta, c):
+        return N.MapList(_pos(meta), c[0], str(c[1]), c[2], c[3])
+
     # -- narration strings with {expr} holes
     def _template(self, tok: Token) -> N.Template:
         return parse_template(self.text, tok.start_pos + 1, str(tok)[1:-1])
@@ -360,12 +411,12 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
     parts: list[str | N.Expr] = []
     i = 0
     while i < len(raw):
-        j = raw.find("{", i)
+        j = _unescaped(raw, "{", i)
         if j < 0:
-            parts.append(raw[i:])
+            parts.append(unescape(raw[i:]))
             break
         if j > i:
-            parts.append(raw[i:j])
+            parts.append(unescape(raw[i:j]))
         k = raw.find("}", j)
         if k < 0:
             raise _SyntaxProblem("'{' is never closed in this text", (offset + j, offset + j + 1),
@@ -384,6 +435,19 @@ def parse_template(text: str, offset: int, raw: str) -> N.Template:
         parts.append(expr)
         i = k + 1
     return N.Template((offset - 1, offset + len(raw) + 1), parts)
+
+
+def _unescaped(raw: str, ch: str, start: int) -> int:
+    """The first `ch` from `start` that is not escaped with a backslash (-1 if none)."""
+    i = start
+    while i < len(raw):
+        if raw[i] == "\\":
+            i += 2
+            continue
+        if raw[i] == ch:
+            return i
+        i += 1
+    return -1
 
 
 def _shift(expr: N.Node, by: int) -> None:
@@ -483,6 +547,10 @@ def parse(text: Text, kind: str) -> Any:
             accepted = set(exc.expected)
         expected = _expected(accepted)
         hint = expected or None
+        before = src[:start].rstrip()
+        if tok.type == "NAME" and before[-1:] in ("\"", "'") and start > 0 and src[start - 1] in "\"'":
+            # `say "a "b" c"`: the text ended at the inner quote
+            hint = f"a quote inside a text is written \\{before[-1]} (or use the other kind of quotes around the text)"
         if kind == "condition" and tok.type == "EQ":
             hint = "compare with '=='"
         raise SpecError([Diagnostic("E300", f"syntax error: {msg}", span, hint=hint)]) from None

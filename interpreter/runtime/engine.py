@@ -125,6 +125,7 @@ class Game:
         self.pvar_start = [v.start for v in spec.vars["player"].values()]
         self.tvar_start = [v.start for v in spec.vars["turn"].values()]
         self.triggers = c.triggers
+        self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
         self.first = None if isinstance(spec.first, str) else c.condition(spec.first)
         self.end_when = c.condition(spec.end_when)
@@ -135,7 +136,8 @@ class Game:
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
                            [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
-                            spec.winners.n_locals if spec.winners else 0, 1])
+                            spec.winners.n_locals if spec.winners else 0,
+                            spec.skip_if.n_locals if spec.skip_if else 0, 1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
         self.points = c.gen.points  # coverage points (kind, what, span), when measuring
@@ -244,13 +246,20 @@ class Game:
 
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
-                 hook: Callable[["State"], None] | None = None) -> "State":
-        """A new game, run to its first decision. `hook` may set up a position after setup."""
+                 hook: Callable[["State"], None] | None = None,
+                 prepare: Callable[["State"], None] | None = None) -> "State":
+        """A new game, run to its first decision. `hook` may set up a position after setup; `prepare`
+        runs before setup (an example's scripted dice and stacked deck for the setup's own draws)."""
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+        for v in spec.vars["global"].values():
+            if v.type == "player" and v.start >= players:
+                raise SetupError(f"'{v.name}' starts at seat {v.start + 1}, but there are {players} players")
         st = State(self, players, seed, log, check_invariants)
         st.hook = hook
+        if prepare is not None:
+            prepare(st)
         st.run()
         return st
 
@@ -368,7 +377,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum", "marking", "moved")
+                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -411,6 +420,11 @@ class State:
         # and a logged game remembers where each card moved from since the last decision.
         self.marking = False
         self.moved: dict[int, int] = {}
+        # Who plays next (turn order statements): a chosen seat (-1: none), the direction, seats to skip.
+        self.nxt = -1
+        self.order = 1
+        self.skips = 0
+        self.scripted: list[int] | None = None  # an example's scripted dice (`given: rolls:`), taken first
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -456,7 +470,7 @@ class State:
                     fr[2][slot] = x
                 out.append(label(self, fr[2]))
             return out
-        slot, _prompt, ty = meta
+        slot, _prompt, ty = meta[:3]
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
@@ -514,6 +528,10 @@ class State:
     def log_choice(self, i: int) -> None:
         from .redact import secret_spans
         label = self.labels()[i]
+        if self.pkind == VALUE and len(self.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
+            self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts), sealed=True)
+            self.moved = {}
+            return
         self.marking = True
         try:
             marked = self._labels()[i]
@@ -634,6 +652,27 @@ class State:
             self.steps += n
         return n
 
+    def pass_turn(self) -> int:
+        """The seat of the next turn: a chosen one (`next turn to`, `extra turn`), else the next seat in
+        the turn order's direction, past skipped ones."""
+        if self.nxt >= 0:
+            p, self.nxt = self.nxt, -1
+        else:
+            p = (self.cur + self.order * (1 + self.skips)) % self.n
+        self.skips = 0
+        skip_if = self.g.skip_if
+        if skip_if is not None:  # pass over the players `flow.skip_if` holds for (`me` is each candidate)
+            cur, L = self.cur, [None] * self.g.scratch
+            for _ in range(self.n):
+                self.cur = p
+                out = skip_if(self, L)
+                self.cur = cur
+                if not out:
+                    return p
+                p = (p + self.order) % self.n
+            return cur
+        return p
+
     def end_turn(self) -> None:
         if not self.in_turn:
             raise RuleError("`end turn` outside a turn")
@@ -753,6 +792,8 @@ class State:
         s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
         s.choices = self.choices[:]
         s.winners = self.winners[:]
+        if self.scripted is not None:
+            s.scripted = self.scripted[:]
         s.log = None
         s.auto = None  # a copy is played by whoever made it
         return s
@@ -766,6 +807,7 @@ class State:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
                 self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                (self.nxt, self.order, self.skips),
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 

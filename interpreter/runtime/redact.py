@@ -113,6 +113,8 @@ class SeatView:
 
     def event(self, e: dict) -> dict:
         kind = e.get("e")
+        if kind == "choice" and e.get("sealed") and self.seat != e.get("player"):
+            return {**e, "choice": HIDDEN}  # a simultaneous choice: only its chooser knows it yet
         if kind in ("say", "choice") and e.get("hidden"):
             field = "text" if kind == "say" else "choice"
             out = {k: v for k, v in e.items() if k != "hidden"}

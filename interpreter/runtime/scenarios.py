@@ -40,6 +40,7 @@ def _given(game: Game, ex: Example):
     first = ex.given.get("first")
 
     def hook(st: State) -> None:
+        hook.taken = []  # (card type, the zone it was taken from, the zone it was put on), for messages
         for src, dst in ex.given.get("clear", {}).items():
             st.move_zone(_zone_id(game, st, src), _zone_id(game, st, dst))
         placed: set[int] = set()
@@ -51,12 +52,15 @@ def _given(game: Game, ex: Example):
                     raise ExampleError(f"given.zones.{zname}: unknown card type '{t}'")
                 ct = spec.cards[t]
                 free = [c for c in range(ct.first_id, ct.first_id + ct.count) if c not in placed]
-                # take the card nearest the bottom of its zone, to disturb the rest least
+                # take the card nearest the bottom of its zone, to disturb the rest least (a failing example
+                # says which cards were taken from another zone: `_took`)
                 free.sort(key=lambda c: st.zones[st.where[c]].index(c))
                 if not free:
                     raise ExampleError(f"given.zones.{zname}: there are only {ct.count} '{t}' cards")
                 placed.add(free[0])
                 wanted.append(free[0])
+                if st.where[free[0]] != zid:
+                    hook.taken.append((t, game.zone_name(st.where[free[0]]), game.zone_name(zid)))
             for c in reversed(wanted):  # listed top first
                 st.move_card(c, zid)
         for name, value in vars_.items():
@@ -68,7 +72,30 @@ def _given(game: Game, ex: Example):
             if not 1 <= first <= st.n:
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
+    hook.taken = []
     return hook
+
+
+def _prepare(game: Game, ex: Example):
+    """Before setup: the scripted dice (`given.rolls`) and the deck order of the setup's shuffles
+    (`given.setup_shuffle`), so an example can fix what the setup draws too."""
+    def prepare(st: State) -> None:
+        if ex.given.get("rolls"):
+            st.scripted = list(ex.given["rolls"])
+        stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("setup_shuffle", {}).items()}
+        if stacks:
+            st.rig = _rig(game.spec, stacks)
+    return prepare
+
+
+def _took(hook) -> str:
+    """Where `given.zones` found its cards (those it had to move), e.g. `2 chip3 from draw to P1.held`."""
+    counts: dict[tuple, int] = {}
+    for key in getattr(hook, "taken", []):
+        counts[key] = counts.get(key, 0) + 1
+    if not counts:
+        return ""
+    return "; given.zones took " + ", ".join(f"{n} {t} from {src} to {dst}" for (t, src, dst), n in counts.items())
 
 
 def _rig(spec: Spec, stacks: dict[int, tuple[str, list[str]]]):
@@ -139,17 +166,39 @@ def _pick(st: State, want: str) -> int:
     raise ExampleError(f"'{want}' matches several options: {shown}")
 
 
+def _check_offered(st: State, ex: Example) -> None:
+    """`offered:` / `not_offered:`: what the decision pending after `do` lists (a label or its start)."""
+    if not ex.offered and not ex.not_offered:
+        return
+    labels = st.labels() if st.status is Status.RUNNING else []
+    shown = "; ".join(labels) or "none (the game is over)"
+
+    def has(want: str) -> bool:
+        return any(lab.lower() == want.lower() or lab.lower().startswith(want.lower()) for lab in labels)
+    for want in ex.offered:
+        if not has(want):
+            raise ExampleError(f"offered: '{want}' is not among the options; they are: {shown}")
+    for want in ex.not_offered:
+        if has(want):
+            raise ExampleError(f"not_offered: '{want}' is offered; the options are: {shown}")
+
+
 def run_example(spec: Spec, ex: Example) -> Outcome:
     try:
         game = Game(spec, ex.options, ex.readings)
         players = ex.players or max(spec.min_players, 2)
-        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=_given(game, ex))
+        hook = _given(game, ex)
+        st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook, prepare=_prepare(game, ex))
         for want in ex.do:
             if st.status is not Status.RUNNING:
                 raise ExampleError(f"the game ended ({st.status}: {st.reason or 'over'}) before '{want}'")
             st.apply(_pick(st, want))
         if st.status is Status.ERROR:
             raise ExampleError(f"the game stopped with an error: {st.reason}")
+        if st.scripted:
+            raise ExampleError(f"given.rolls: {len(st.scripted)} scripted roll(s) were never rolled "
+                               f"({', '.join(map(str, st.scripted))})")
+        _check_offered(st, ex)
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:
             f = comp.condition(code)
@@ -158,7 +207,8 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
             except RuleError as exc:
                 return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
             if not holds:
-                return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}", ex.rule)
+                return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}{_took(hook)}",
+                               ex.rule)
         return Outcome(ex.name, True, "ok", ex.rule)
     except (ExampleError, SetupError) as exc:
         return Outcome(ex.name, False, str(exc), ex.rule)

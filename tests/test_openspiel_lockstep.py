@@ -1,0 +1,203 @@
+"""Differential test against an independent engine: OpenSpiel (`pip install open_spiel`, in the test extra).
+
+For each corpus game OpenSpiel also implements, random games are replayed in lockstep: at every step
+both engines must have the same player to move and the same legal actions in the same order, the
+same move is applied to both, and both must end at the same step with the same result. The mapping
+between OpenSpiel action ids and Rulewright option labels lives here (per game), not in interpreter/.
+Then each engine plays its own independent random games and the outcome shares are compared.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel is not installed (pip install open_spiel, part of the `test` extra): "
+                      "the lockstep test against an independent engine cannot run")
+
+from interpreter import api  # noqa: E402
+from interpreter.runtime.engine import Game, Status  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Pairing:
+    spec: str
+    openspiel: str  # pyspiel.load_game string
+    options: dict
+    action_of: Callable[[str], int]  # Rulewright option label -> OpenSpiel action id
+    players: int = 2
+    die_of: Callable[[int], int] | None = None  # OpenSpiel chance outcome -> the die Rulewright rolls
+    samples: int = 400  # independent games per engine for the outcome comparison (kept fast)
+    start: Callable | None = None  # (pair, game, os_state, rng, seed) -> State: a game whose setup draws as OpenSpiel did
+    returns: Callable | None = None  # State -> OpenSpiel's returns, when not the winner-takes-all default
+    shares: tuple = ("first seat wins", "second seat wins", "draws")  # what the outcome comparison counts
+
+
+def _number_after_colon(label: str) -> int:
+    return int(label.rsplit(": ", 1)[1])
+
+
+def _maedn_action(label: str) -> int:
+    if label == "pass":
+        return 0
+    if label == "bring in a piece":
+        return 1
+    return _number_after_colon(label) + 2  # `move: r`, the piece on the player's own field r
+
+
+SUITS = ["clubs", "diamonds", "spades", "hearts"]  # OpenSpiel's suit order (C, D, S, H); card = 4 * (rank - 2) + suit
+
+
+def _oh_hell_action(label: str) -> int:
+    what = label.split(": ", 1)[1]
+    if label.startswith("bid: "):
+        return 52 + int(what)
+    rank, suit = what.split(" of ")
+    return 4 * (int(rank) - 2) + SUITS.index(suit)
+
+
+def _oh_hell_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+    """Play OpenSpiel's chance nodes (tricks, dealer, the deal, the trump card), then start a Rulewright game
+    whose setup draws the same: its two random numbers scripted, its shuffle stacked with OpenSpiel's deal."""
+    outcomes = []
+    while os_state.is_chance_node():
+        outcomes.append(rng.choice([a for a, _p in os_state.chance_outcomes()]))
+        os_state.apply_action(outcomes[-1])
+    tricks, dealer, deal = outcomes[0], outcomes[1], outcomes[2:]
+    assert game.card_type == [f"card_{r}_{s}" for r in range(2, 15) for s in SUITS]  # card ids are OpenSpiel's
+
+    def stack(st, zid):  # the dealt cards on top of the deck, in the order dealt
+        zone = st.zones[zid]
+        zone[:] = [c for c in zone if c not in deal] + deal[::-1]
+        st.rig = None
+    return game.new_game(pair.players, seed, prepare=lambda st: (setattr(st, "scripted", [tricks, dealer + 1]),
+                                                                setattr(st, "rig", stack)))
+
+
+MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
+
+PAIRS = {
+    "kalah": Pairing("games/mancala.yaml", "mancala", {}, _number_after_colon),
+    "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _number_after_colon),
+    "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
+                                _number_after_colon),
+    "maedn_2": Pairing("games/maedn.yaml", "maedn", {}, _maedn_action, 2, lambda o: o + 1, 200),
+    "maedn_4": Pairing("games/maedn.yaml", "maedn(players=4)", {}, _maedn_action, 4, lambda o: o + 1, 100),
+    "oh_hell_3": Pairing("games/oh_hell.yaml", "oh_hell", {}, _oh_hell_action, 3, None, 200, _oh_hell_start,
+                         lambda st: [float(x) for x in st.scores()], MADE),
+    "oh_hell_5": Pairing("games/oh_hell.yaml", "oh_hell(players=5)", {}, _oh_hell_action, 5, None, 100,
+                         _oh_hell_start, lambda st: [float(x) for x in st.scores()], MADE),
+}
+GAMES = 60  # lockstep games per pairing
+
+
+def _game(pair: Pairing) -> Game:
+    spec, _ = api.load_spec(pair.spec)
+    return Game(spec, pair.options)
+
+
+def _returns(st) -> list[float]:
+    """Rulewright's result as OpenSpiel's zero-sum returns: n-1 for a sole winner and -1 for the others
+    (+1/-1 with two players), 0 for everybody on a draw."""
+    if len(st.winners) != 1:
+        return [0.0] * st.n
+    return [st.n - 1.0 if p == st.winners[0] else -1.0 for p in range(st.n)]
+
+
+def _chance(pair: Pairing, os_state, rng: random.Random) -> list[int]:
+    """Play OpenSpiel's chance nodes (with our RNG); the dice Rulewright must roll for them."""
+    dice = []
+    while os_state.is_chance_node():
+        outcome = rng.choice([a for a, _p in os_state.chance_outcomes()])
+        os_state.apply_action(outcome)
+        dice.append(pair.die_of(outcome))
+    return dice
+
+
+def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
+    """One random game in both engines at once; returns its length and result."""
+    rng = random.Random(seed)
+    os_state = pyspiel.load_game(pair.openspiel).new_initial_state()
+    if pair.start is not None:
+        st = pair.start(pair, game, os_state, rng, seed)
+    else:
+        first = _chance(pair, os_state, rng) if pair.die_of else []
+        st = game.new_game(pair.players, seed, hook=lambda s: setattr(s, "scripted", first) if first else None)
+    result = pair.returns or _returns
+    steps = 0
+    while True:
+        assert (st.status is not Status.RUNNING) == os_state.is_terminal(), (
+            f"seed {seed} step {steps}: Rulewright {st.status}, OpenSpiel terminal={os_state.is_terminal()}")
+        if os_state.is_terminal():
+            break
+        d = st.decision()
+        assert d.player == os_state.current_player(), f"seed {seed} step {steps}: player to move differs"
+        mine = [pair.action_of(lab) for lab in d.labels]
+        theirs = list(os_state.legal_actions())
+        assert mine == theirs, f"seed {seed} step {steps}: legal actions differ\n  rulewright {mine}\n  openspiel  {theirs}"
+        i = rng.randrange(len(mine))
+        os_state.apply_action(theirs[i])
+        if pair.die_of:  # the dice OpenSpiel rolls next are the ones Rulewright rolls next
+            st.scripted = _chance(pair, os_state, rng)
+        st.apply(i)
+        assert not st.scripted, f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
+        steps += 1
+    assert st.status is Status.FINISHED, st.reason
+    assert result(st) == list(os_state.returns()), f"seed {seed}: results differ {result(st)} {os_state.returns()}"
+    return steps, result(st)
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_random_games_in_lockstep_with_openspiel(name):
+    pair = PAIRS[name]
+    game = _game(pair)
+    lengths = [lockstep(pair, game, seed)[0] for seed in range(GAMES)]
+    assert min(lengths) > 5
+
+
+def _share(results: list[list[float]]) -> tuple[float, float, float]:
+    n = len(results)
+    return (sum(r[0] > 0 for r in results) / n, sum(r[1] > 0 for r in results) / n,
+            sum(all(x == 0 for x in r) for r in results) / n)
+
+
+def _made(results: list[list[float]]) -> tuple[float, float, float]:
+    """Oh Hell's returns: 10 more for an exact bid."""
+    n = len(results)
+    return (sum(r[0] >= 10 for r in results) / n, sum(r[1] >= 10 for r in results) / n,
+            sum(all(x < 10 for x in r) for r in results) / n)
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_outcome_shares_agree_with_openspiel(name):
+    """Independent random games in each engine: first-seat wins, second-seat wins and draws agree
+    within 4 standard errors of the difference of two shares."""
+    pair = PAIRS[name]
+    game = _game(pair)
+    ours = []
+    n = pair.samples
+    for seed in range(n):
+        st = game.new_game(pair.players, 10_000 + seed)
+        rng = random.Random(seed)
+        while st.status is Status.RUNNING:
+            st.apply(rng.randrange(len(st.popts)))
+        ours.append((pair.returns or _returns)(st))
+    theirs = []
+    rng = random.Random(99)
+    osg = pyspiel.load_game(pair.openspiel)
+    for _ in range(n):
+        s = osg.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _p in s.chance_outcomes()]))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+        theirs.append(list(s.returns()))
+    count = _made if pair.shares is MADE else _share
+    for a, b, what in zip(count(ours), count(theirs), pair.shares):
+        se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / n)
+        assert abs(a - b) <= 4 * se + 1e-9, f"{what}: Rulewright {a:.3f}, OpenSpiel {b:.3f} (4 SE = {4 * se:.3f})"
