@@ -47,11 +47,7 @@ _NOT_RULES = ("examples", "measures", "heuristic")  # they read a game, they do 
 
 def ordered_zones(spec: Spec) -> set[str]:
     """Zones some rule reads in order (an example's `expect`, a measure or a heuristic is not a rule)."""
-    from types import SimpleNamespace
-    fields = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
-              "winners", "invariants") + _NOT_RULES
-    others = SimpleNamespace(**{f: (getattr(spec, f) if f in _NOT_RULES else None) for f in fields})
-    skip = {id(c) for c in codes(others)}
+    skip = {id(c) for c in codes(spec, _NOT_RULES)}
     out: set[str] = set()
     for code in codes(spec):
         if code is None or code.ast is None or id(code) in skip:

@@ -224,12 +224,16 @@ class Spec:
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
 
 
-def codes(spec: Spec) -> Iterator[Code]:
-    """Every piece of rule text of a spec (blocks and conditions, examples and measures too), each once."""
+CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
+               "winners", "invariants", "examples", "measures", "heuristic", "skip_if")
+"""The fields of a Spec that hold rule text."""
+
+
+def codes(spec: Spec, fields: tuple[str, ...] = CODE_FIELDS) -> Iterator[Code]:
+    """Every piece of rule text of a spec (blocks and conditions, examples and measures too), each once;
+    `fields` narrows the walk to some of CODE_FIELDS."""
     seen: set[int] = set()
-    todo: list[Any] = [getattr(spec, f) for f in ("setup", "first", "turn", "phases", "actions", "procedures",
-                                                 "functions", "triggers", "end_when", "winners", "invariants",
-                                                 "examples", "measures", "heuristic", "skip_if")]
+    todo: list[Any] = [getattr(spec, f) for f in fields]
     while todo:
         x = todo.pop()
         if isinstance(x, (str, int, float, bool)) or x is None or id(x) in seen:
