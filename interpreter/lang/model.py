@@ -179,6 +179,14 @@ class Measure:
 
 
 @dataclass(slots=True)
+class LabDef:
+    """The spec's `lab:` section: margins of practical equivalence and default lab players (checked later)."""
+    margins: dict[str, tuple[Any, Span | None, Span | None]] = field(default_factory=dict)  # name -> (value, spans)
+    agents: dict[str, tuple[str, Span | None]] = field(default_factory=dict)  # seat (`all`, `1`..) -> agent
+    span: Span | None = None
+
+
+@dataclass(slots=True)
 class Spec:
     doc: Document
     name: str
@@ -212,6 +220,7 @@ class Spec:
     measures: dict[str, Measure] = field(default_factory=dict)
     keyed: dict[str, dict[str, KeyedVar]] = field(default_factory=dict)  # scope -> name -> keyed variable
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
+    lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
 
 
 def codes(spec: Spec) -> Iterator[Code]:
@@ -242,6 +251,18 @@ class _Builder:
 
     def span(self, *path: Any, key: bool = False) -> Span | None:
         return self.doc.span(path, key=key)
+
+    def lab(self, lab: dict | None) -> LabDef | None:
+        if lab is None:
+            return None
+        margins = {str(k): (v, self.span("lab", "margins", k), self.span("lab", "margins", k, key=True))
+                   for k, v in (lab.get("margins") or {}).items()}
+        agents = lab.get("agents")
+        if isinstance(agents, str):
+            seats = {"all": (agents, self.span("lab", "agents"))}
+        else:
+            seats = {str(k): (str(v), self.span("lab", "agents", k)) for k, v in (agents or {}).items()}
+        return LabDef(margins, seats, self.span("lab", key=True))
 
     def code(self, path: tuple, kind: str) -> Code | None:
         value = self._get(path)
@@ -368,6 +389,7 @@ class _Builder:
                       for name, m in (d.get("measures") or {}).items()},
             examples=examples, rulebook=dict(game.get("rulebook") or {}), keyed=keyed,
             heuristic=self.code(("heuristics", "value"), "condition"),
+            lab=self.lab(d.get("lab")),
         )
         if self.errors:
             raise SpecError(self.errors)
