@@ -26,7 +26,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from interpreter.lab.ambiguities import ambiguity_lab  # noqa: E402
-from interpreter.lab.policies import assess  # noqa: E402
+from interpreter.lab.policies import PolicyLab, assess  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--until-decided", action="store_true", help="play each policy until decided (cap: 10x GAMES)")
     ap.add_argument("--json", dest="json_path")
+    ap.add_argument("--report", dest="report_dir", help="also write the lab's HTML report (needs matplotlib)")
     args = ap.parse_args(argv)
     reports, timings = {}, {}
     for item in args.policy:
@@ -56,16 +57,25 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| ambiguity | " + " | ".join(f"{p} ({reports[p].games} games, {timings[p]:.0f} s)" for p in reports)
           + " | policy |")
     print("|---" * (len(reports) + 2) + "|")
-    flagged = []
+    flagged, sensitivity = [], []
     for name in names:
-        verdicts = {p: next(a for a in r.ambiguities if a.name == name).verdict for p, r in reports.items()}
+        amb = {p: next(a for a in r.ambiguities if a.name == name) for p, r in reports.items()}
+        verdicts = {p: a.verdict for p, a in amb.items()}
         readings: dict = {}
+        for p, a in amb.items():
+            for r in a.readings:
+                readings.setdefault(r.interpretation, {})[p] = r.verdict
         s = assess(name, verdicts, readings)
+        sensitivity.append(s)
         if s.random_artefact or s.policy_dependent:
             flagged.append(s)
         print(f"| {name} | " + " | ".join(verdicts.values()) + f" | {s.note} |")
     print("\nrandom-play artefacts: " + (", ".join(s.ambiguity for s in flagged if s.random_artefact) or "none"))
     print("policy-dependent: " + (", ".join(s.ambiguity for s in flagged if s.policy_dependent) or "none"))
+    if args.report_dir:
+        from interpreter.lab.report import write_lab_report
+        lab = PolicyLab(args.spec, args.players, args.seed, list(reports), list(reports.values()), sensitivity)
+        print("report written to " + write_lab_report(lab, args.report_dir))
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
             json.dump({"spec": args.spec, "players": args.players, "seed": args.seed,

@@ -460,10 +460,8 @@ def _key_intervals(intervals) -> dict:
             "errors": by.get("errors")}
 
 
-_VERDICT_STYLE = {"material": "bold red", "immaterial": "green", "unreachable": "yellow", "baseline": "bold"}
-
-
-_VERDICT_STYLE["undecided"] = "magenta"
+_VERDICT_STYLE = {"material": "bold red", "immaterial": "green", "undecided": "magenta", "unreachable": "yellow",
+                  "baseline": "bold"}
 
 
 def _lab_settings(spec_obj, margins: tuple[str, ...], agents: tuple[str, ...], players: int):

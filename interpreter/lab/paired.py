@@ -68,7 +68,11 @@ class Interval:
         return self.margin is not None and abs(self.mean) > self.margin
 
     def as_dict(self) -> dict:
-        d = {"measure": self.measure, "mean": self.mean, "lo": self.lo, "hi": self.hi, "n": self.n, "sd": self.sd}
+        """For JSON: a bound that is not known yet (too few games) is null, never Infinity."""
+        def num(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+        d = {"measure": self.measure, "mean": self.mean, "lo": num(self.lo), "hi": num(self.hi), "n": self.n,
+             "sd": num(self.sd)}
         if self.margin is not None:
             d.update(margin=self.margin, verdict=self.verdict, games_to_decide=self.games_to_decide)
         return d
