@@ -99,7 +99,7 @@ def test_cli_ambiguities_json_and_report(tmp_path):
     assert data["games"] == 100
     assert {a["ambiguity"] for a in data["ambiguities"]} == {"first_bonus", "shuffle_twice", "never_read"}
     assert (tmp_path / "rep" / "index.html").read_text().count("<img") == 3
-    assert (tmp_path / "rep" / "random-first_bonus.png").stat().st_size > 1000
+    assert (tmp_path / "rep" / "first_bonus.png").stat().st_size > 1000
 
 
 def test_cli_lint_reports_a_branch_that_never_runs():

@@ -254,3 +254,36 @@ def test_lab_agents_in_the_spec_are_the_default_players(tmp_path):
     rep = ambiguity_lab(str(spec), 2, 20, seed=1, only=["noop"])
     assert rep.agents == {0: "first", 1: "first"} and rep.policy == "first"
     assert ambiguity_lab(str(spec), 2, 20, seed=1, only=["noop"], agents={}).policy == "random"
+
+
+# ---- who plays: policy sensitivity -------------------------------------------------------------------------
+@pytest.mark.parametrize("verdicts,artefact,dependent", [
+    ({"random": "material", "greedy": "immaterial", "mcts:20": "unreachable"}, True, True),
+    ({"random": "material", "greedy": "material"}, False, False),
+    ({"random": "immaterial", "greedy": "material"}, False, True),
+    ({"random": "material", "greedy": "undecided"}, False, False),
+    ({"random": "undecided", "greedy": "immaterial"}, False, False),
+], ids=["artefact", "robust", "only-strategic", "not-yet-known", "undecided-random"])
+def test_policy_flags(verdicts, artefact, dependent):
+    from interpreter.lab.policies import assess
+    s = assess("x", verdicts, {})
+    assert (s.random_artefact, s.policy_dependent) == (artefact, dependent)
+    assert s.note
+
+
+def test_agents_run_the_lab_per_policy_and_report_it(tmp_path):
+    res = CliRunner().invoke(cli, ["ambiguities", PROOF, "-p", "2", "-g", "40", "--agents", "random,first", "--json",
+                                   "--only", "noop", "--only", "outside", "--report", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["policies"] == ["random", "first"] and len(d["reports"]) == 2
+    assert [r["policy"] for r in d["reports"]] == ["random", "first"]
+    assert {s["ambiguity"] for s in d["sensitivity"]} == {"noop", "outside"}
+    noop = next(s for s in d["sensitivity"] if s["ambiguity"] == "noop")
+    assert noop["verdicts"] == {"random": "immaterial", "first": "immaterial"} and not noop["policy_dependent"]
+    page = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    assert "policy sensitivity" in page and "Margins" in page and "&plusmn;5 points" in page
+    assert (tmp_path / "rep" / "first-outside.png").exists() and (tmp_path / "rep" / "random-noop.png").exists()
+    table = CliRunner().invoke(cli, ["ambiguities", PROOF, "-p", "2", "-g", "40", "--agents", "random,first",
+                                     "--only", "noop"])
+    assert "verdicts by who plays" in table.stdout and "depends on the players?" in table.stdout

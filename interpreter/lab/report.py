@@ -35,7 +35,7 @@ def _plt():
 _COLORS = {"material": "#c0392b", "immaterial": "#27ae60", "undecided": "#8e44ad", "unreachable": "#b7950b"}
 
 
-def _forest(plt, amb, path: str, policy: str) -> None:
+def _forest(plt, amb, path: str, policy: str = "random") -> None:
     rows = []
     for r in amb.readings:
         for iv in r.intervals:
@@ -135,7 +135,7 @@ def _margins_html(rep) -> str:
             "<table><tr><th>measure</th><th>margin</th><th>set as</th></tr>" + "".join(rows) + "</table>")
 
 
-def _lab_html(plt, rep, directory: str, names: list[str], anchor: str) -> list[str]:
+def _lab_html(plt, rep, directory: str, names: list[str], anchor: str, prefix: str) -> list[str]:
     esc = html.escape
     how = {"sequential": f"played in batches until decided (cap {rep.max_games or 0:,} games), judged with "
                          "anytime-valid confidence sequences, so looking after every batch does not raise the "
@@ -156,7 +156,7 @@ def _lab_html(plt, rep, directory: str, names: list[str], anchor: str) -> list[s
                      f"<td>{a.impact:.1f}</td><td>{esc(a.default)}</td></tr>")
     parts.append("</table>")
     for a in rep.ambiguities:
-        png = f"{_slug(anchor)}-{_slug(a.name)}.png"
+        png = f"{prefix}{_slug(a.name)}.png"
         _forest(plt, a, os.path.join(directory, png), rep.policy)
         names.append(png)
         parts.append(f"<h3 id='{esc(anchor)}-{esc(a.name)}'>{esc(a.name)}: <span class='{a.verdict}'>{a.verdict}"
@@ -203,8 +203,9 @@ def _write_files(plt, rep, directory: str) -> list[str]:
         parts.append(_sensitivity_html(rep))
         parts.append("<p>" + " &middot; ".join(f"<a href='#{esc(_slug(r.policy))}'>{esc(r.policy)} players</a>"
                                               for r in reports) + "</p>")
-    for r in reports:
-        parts.extend(_lab_html(plt, r, directory, names, _slug(r.policy)))
+    for r in reports:  # one policy: a plot per ambiguity, named after it; several: prefixed by the policy
+        prefix = f"{_slug(r.policy)}-" if len(reports) > 1 else ""
+        parts.extend(_lab_html(plt, r, directory, names, _slug(r.policy), prefix))
     with open(os.path.join(directory, "index.html"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(parts) + "\n")
     return names + ["index.html"]
