@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from interpreter.lab.ambiguities import ambiguity_lab  # noqa: E402
+from interpreter.lab.ambiguities import LabReport, ambiguity_lab  # noqa: E402
 from interpreter.lab.policies import PolicyLab, assess  # noqa: E402
 
 
@@ -33,15 +33,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("spec")
     ap.add_argument("-p", "--players", type=int, required=True)
-    ap.add_argument("--policy", action="append", required=True, help="AGENT:GAMES, e.g. greedy:100 or mcts:20:60")
+    ap.add_argument("--policy", action="append", default=[], help="AGENT:GAMES, e.g. greedy:100 or mcts:20:60")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--until-decided", action="store_true", help="play each policy until decided (cap: 10x GAMES)")
     ap.add_argument("--json", dest="json_path")
     ap.add_argument("--report", dest="report_dir", help="also write the lab's HTML report (needs matplotlib)")
+    ap.add_argument("--from-json", dest="from_json", help="play nothing: read the reports a --json run saved")
     args = ap.parse_args(argv)
     reports, timings = {}, {}
-    for item in args.policy:
+    if args.from_json:
+        with open(args.from_json, encoding="utf-8") as fh:
+            saved = json.load(fh)
+        timings = saved["seconds"]
+        reports = {p: LabReport.from_dict(r) for p, r in saved["reports"].items()}
+    for item in args.policy if not args.from_json else []:
         agent, _, games = item.rpartition(":")
         t0 = time.perf_counter()
         seats = {} if agent == "random" else {s: agent for s in range(args.players)}

@@ -287,3 +287,10 @@ def test_agents_run_the_lab_per_policy_and_report_it(tmp_path):
     table = CliRunner().invoke(cli, ["ambiguities", PROOF, "-p", "2", "-g", "40", "--agents", "random,first",
                                      "--only", "noop"])
     assert "verdicts by who plays" in table.stdout and "depends on the players?" in table.stdout
+
+
+def test_a_saved_report_reads_back_the_same():
+    from interpreter.lab.ambiguities import LabReport
+    rep = ambiguity_lab(PROOF, 2, 30, seed=2)
+    d = json.loads(json.dumps(rep.as_dict()))
+    assert LabReport.from_dict(d).as_dict() == d

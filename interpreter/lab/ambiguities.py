@@ -90,6 +90,30 @@ class LabReport:
     def decided(self) -> bool:
         return all(a.verdict != V.UNDECIDED for a in self.ambiguities)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "LabReport":
+        """A report back from its `as_dict()` (JSON): to render a saved run again."""
+        def interval(x: dict) -> paired.Interval:
+            inf = float("inf")
+            m = x["measure"]
+            return paired.Interval(m, x["mean"], -inf if x["lo"] is None else x["lo"], inf if x["hi"] is None
+                                   else x["hi"], x["n"], m.startswith("win ") or m in ("stalled", "errors"),
+                                   x.get("sd") or 0.0, margin=x.get("margin"), verdict=x.get("verdict", ""),
+                                   games_to_decide=x.get("games_to_decide"))
+
+        def impact(v) -> float:
+            return float("inf") if v == "inf" else float(v)
+        ambs = []
+        for a in d["ambiguities"]:
+            readings = [Reading(a["ambiguity"], r["interpretation"], r["description"], r["verdict"],
+                                impact(r["impact"]), [interval(x) for x in r["differences"]], r["reached"],
+                                r.get("games_to_decide"), r.get("identical", False)) for r in a["interpretations"]]
+            ambs.append(AmbiguityResult(a["ambiguity"], a["quote"], a["default"], readings, a["verdict"],
+                                        impact(a["impact"]), a.get("games_to_decide")))
+        return cls(d["spec"], d["players"], d["seed"], d["games"], d["baseline"], ambs, d["confidence"],
+                   d.get("margins", {}), {int(k) - 1: v for k, v in d.get("agents", {}).items()},
+                   d.get("mode", "fixed"), d.get("max_games"), d.get("seconds", 0.0))
+
     def as_dict(self) -> dict:
         return {"spec": self.spec, "players": self.players, "seed": self.seed, "games": self.games,
                 "confidence": self.level, "baseline": self.baseline,
