@@ -545,7 +545,8 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
 @click.option("--precision", type=click.FloatRange(0.0005, 1.0), default=None,
               help="Instead of a fixed --games: play until every share/rate interval is narrower than "
                    "+-P, and game length within +-P x its mean.")
-@click.option("--max-games", type=click.IntRange(10), default=100_000, show_default=True)
+@click.option("--max-games", type=click.IntRange(10), default=100_000, show_default=True,
+              help="Games per interpretation at most, with --until-decided or --precision.")
 @click.option("--only", multiple=True, metavar="AMBIGUITY", help="Measure only these ambiguities.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write an HTML report with plots.")
