@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy", action="append", default=[], help="AGENT:GAMES, e.g. greedy:100 or mcts:20:60")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--budget", type=int, default=None, help="steps per game before it counts as stalled")
     ap.add_argument("--until-decided", action="store_true", help="play each policy until decided (cap: 10x GAMES)")
     ap.add_argument("--json", dest="json_path")
     ap.add_argument("--report", dest="report_dir", help="also write the lab's HTML report (needs matplotlib)")
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         seats = {} if agent == "random" else {s: agent for s in range(args.players)}
         rep = ambiguity_lab(args.spec, args.players, int(games), args.seed, agents=seats, workers=args.workers,
-                            until_decided=args.until_decided, max_games=10 * int(games))
+                            until_decided=args.until_decided, max_games=10 * int(games), budget=args.budget)
         timings[agent] = time.perf_counter() - t0
         reports[agent] = rep
         print(f"{agent}: {rep.games} games per interpretation, {timings[agent]:.0f} s", flush=True)

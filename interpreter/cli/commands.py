@@ -556,8 +556,10 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
               help="Measure under each of these policies (every seat that agent), e.g. random,greedy,mcts:50, "
                    "and flag the verdicts that depend on who plays.")
 @option_opt
+@budget_opt
 def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, until_decided: bool, batch,
-                precision, max_games, only, as_json: bool, report_dir, margins, agents, policies, options) -> None:
+                precision, max_games, only, as_json: bool, report_dir, margins, agents, policies, options,
+                budget) -> None:
     """Every ambiguity, and what each of its interpretations changes: material (outside the margin),
     immaterial (inside it), undecided (play more) or unreachable. Paired seeds, 95% intervals."""
     from ..lab import settings as S
@@ -595,7 +597,7 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
         except ReportError as exc:
             raise Failed(str(exc)) from None
     lab = dict(options=opts, workers=workers, precision=precision, max_games=max_games, only=list(only) or None,
-               margins=margin_pairs, until_decided=until_decided, batch=batch)
+               margins=margin_pairs, until_decided=until_decided, batch=batch, budget=budget)
     progress, update = _lab_progress("measuring")
     with progress:
         if policy_list is None:

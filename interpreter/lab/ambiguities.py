@@ -206,13 +206,15 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
                   level: float = 0.95, only: list[str] | None = None,
                   progress: Callable[[int, int], None] | None = None,
                   margins: Mapping[str, str] | None = None, agents: dict[int, str] | None = None,
-                  until_decided: bool = False, batch: int | None = None) -> LabReport:
+                  until_decided: bool = False, batch: int | None = None, budget: int | None = None) -> LabReport:
     """Measure every ambiguity of the spec at `path` (or those in `only`).
 
     `margins`: name -> margin text (`wins=0.02`, `turns=5%`), over the spec's `lab.margins` and the defaults.
     `agents`: seat (0-based) -> agent name; None takes the spec's `lab.agents` (random where it names none).
     `until_decided`: after the first `games`, play `batch` more at a time (default: as many again) until
     every reading is decided or `max_games` is reached, judging with confidence sequences.
+    `budget`: steps per game before it counts as stalled (search agents make a stalled game costly: a reading
+    that lets them stop every turn forever plays the whole budget, with a search at every decision).
     """
     from ..runtime.pipeline import load_game, load_spec
     t0 = time.perf_counter()
@@ -221,7 +223,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     seats = S.spec_agents(spec, players) if agents is None else dict(agents)
     wanted_margins = S.margins_for(spec, margins)
     names = [n for n in spec.ambiguities if not only or n in only]
-    base = Arm("default", GameSpec(path, options, {}, coverage=True, agents=seats))
+    kw = {"budget": budget} if budget else {}
+    base = Arm("default", GameSpec(path, options, {}, coverage=True, agents=seats, **kw))
     arms = [base]
     wanted: list[tuple[str, str, Arm]] = []
     for name in names:
@@ -229,7 +232,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for interp in a.interpretations:
             if interp == a.default:
                 continue
-            arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True, agents=seats))
+            arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True, agents=seats, **kw))
             arms.append(arm)
             wanted.append((name, interp, arm))
 
