@@ -26,7 +26,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from interpreter.lab.ambiguities import LabReport, ambiguity_lab  # noqa: E402
-from interpreter.lab.policies import PolicyLab, assess  # noqa: E402
+from interpreter.lab.policies import PolicyLab, sensitivity_of  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,14 +40,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until-decided", action="store_true", help="play each policy until decided (cap: 10x GAMES)")
     ap.add_argument("--json", dest="json_path")
     ap.add_argument("--report", dest="report_dir", help="also write the lab's HTML report (needs matplotlib)")
-    ap.add_argument("--from-json", dest="from_json", help="play nothing: read the reports a --json run saved")
+    ap.add_argument("--from-json", dest="from_json", action="append", default=[],
+                    help="play nothing: read the reports a --json run saved (repeatable: one file per run)")
     args = ap.parse_args(argv)
     reports, timings = {}, {}
-    if args.from_json:
-        with open(args.from_json, encoding="utf-8") as fh:
+    for path in args.from_json:
+        with open(path, encoding="utf-8") as fh:
             saved = json.load(fh)
-        timings = saved["seconds"]
-        reports = {p: LabReport.from_dict(r) for p, r in saved["reports"].items()}
+        timings.update(saved["seconds"])
+        reports.update({p: LabReport.from_dict(r) for p, r in saved["reports"].items()})
     for item in args.policy if not args.from_json else []:
         agent, _, games = item.rpartition(":")
         t0 = time.perf_counter()
@@ -66,19 +67,17 @@ def main(argv: list[str] | None = None) -> int:
     print("|---" * (len(reports) + 2) + "|")
     flagged, sensitivity = [], []
     for name in names:
-        amb = {p: next(a for a in r.ambiguities if a.name == name) for p, r in reports.items()}
-        verdicts = {p: a.verdict for p, a in amb.items()}
-        readings: dict = {}
-        for p, a in amb.items():
-            for r in a.readings:
-                readings.setdefault(r.interpretation, {})[p] = r.verdict
-        s = assess(name, verdicts, readings)
+        s = sensitivity_of(name, reports)
+        verdicts = s.verdicts
         sensitivity.append(s)
         if s.random_artefact or s.policy_dependent:
             flagged.append(s)
         print(f"| {name} | " + " | ".join(verdicts.values()) + f" | {s.note} |")
     print("\nrandom-play artefacts: " + (", ".join(s.ambiguity for s in flagged if s.random_artefact) or "none"))
     print("policy-dependent: " + (", ".join(s.ambiguity for s in flagged if s.policy_dependent) or "none"))
+    for s in flagged:
+        for d in s.differs:
+            print(f"  {s.ambiguity}: {d}")
     if args.report_dir:
         from interpreter.lab.report import write_lab_report
         lab = PolicyLab(args.spec, args.players, args.seed, list(reports), list(reports.values()), sensitivity)

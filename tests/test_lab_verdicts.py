@@ -294,3 +294,17 @@ def test_a_saved_report_reads_back_the_same():
     rep = ambiguity_lab(PROOF, 2, 30, seed=2)
     d = json.loads(json.dumps(rep.as_dict()))
     assert LabReport.from_dict(d).as_dict() == d
+
+
+def test_an_effect_random_players_see_and_others_do_not_is_flagged_before_verdicts_are_decided():
+    from interpreter.lab.policies import assess
+    big = paired.Interval("turns", 107.0, 100.0, 114.0, 1000, False, 50.0, margin=5.0, verdict="material")
+    small = paired.Interval("turns", 8.9, -12.1, 30.0, 20, False, 40.0, margin=5.0, verdict="undecided")
+    s = assess("first_flip", {"random": "material", "mcts:20": "undecided"}, {},
+               {"random": {"optional": [big]}, "mcts:20": {"optional": [small]}})
+    assert s.random_artefact and s.policy_dependent
+    assert s.differs == ["optional turns: random +107 [+100, +114], mcts:20 +8.9 [-12.1, +30]"]
+    overlapping = paired.Interval("turns", 95.0, 60.0, 130.0, 20, False, 40.0, margin=5.0, verdict="undecided")
+    s = assess("first_flip", {"random": "material", "mcts:20": "undecided"}, {},
+               {"random": {"optional": [big]}, "mcts:20": {"optional": [overlapping]}})
+    assert not s.random_artefact and not s.policy_dependent

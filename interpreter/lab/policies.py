@@ -30,26 +30,67 @@ class Sensitivity:
     policy_dependent: bool = False
     random_artefact: bool = False
     note: str = ""
+    differs: list[str] = field(default_factory=list)  # effects whose intervals under two policies do not overlap
 
     def as_dict(self) -> dict:
         return {"ambiguity": self.ambiguity, "verdicts": self.verdicts, "interpretations": self.readings,
                 "policy_dependent": self.policy_dependent, "random_artefact": self.random_artefact,
-                "note": self.note}
+                "note": self.note, "differs": self.differs}
 
 
-def assess(name: str, verdicts: dict[str, str], readings: dict[str, dict[str, str]]) -> Sensitivity:
-    """Flag an ambiguity whose verdict depends on the players (see the module docstring)."""
+def _show(iv) -> str:
+    if iv.rate:
+        return f"{iv.mean:+.1%} [{iv.lo:+.1%}, {iv.hi:+.1%}]"
+    return f"{iv.mean:+.3g} [{iv.lo:+.3g}, {iv.hi:+.3g}]"
+
+
+def disjoint(intervals: dict[str, dict[str, list]], base: str = "random") -> dict[str, list[str]]:
+    """policy -> the effects (`interpretation measure`) whose interval there and under `base` do not overlap.
+
+    Two 95% intervals that do not overlap show that the effect differs between the two kinds of players
+    (a conservative test), even while each verdict is still undecided.
+    """
+    out: dict[str, list[str]] = {}
+    if base not in intervals:
+        return out
+    for policy, by_interp in intervals.items():
+        if policy == base:
+            continue
+        for interp, ivs in by_interp.items():
+            mine = {iv.measure: iv for iv in intervals[base].get(interp, [])}
+            for iv in ivs:
+                b = mine.get(iv.measure)
+                if b is not None and (iv.hi < b.lo or b.hi < iv.lo):
+                    out.setdefault(policy, []).append(
+                        f"{interp} {iv.measure}: {base} {_show(b)}, {policy} {_show(iv)}")
+    return out
+
+
+def assess(name: str, verdicts: dict[str, str], readings: dict[str, dict[str, str]],
+           intervals: dict[str, dict[str, list]] | None = None) -> Sensitivity:
+    """Flag an ambiguity whose verdict depends on the players (see the module docstring).
+
+    `intervals`: policy -> interpretation -> its judged intervals; with them, an effect whose intervals under
+    random and another policy do not overlap also counts (the effect depends on who plays).
+    """
     vs = set(verdicts.values())
     s = Sensitivity(name, verdicts, readings)
     material = [p for p, v in verdicts.items() if v == V.MATERIAL]
     quiet = [p for p, v in verdicts.items() if v in NO_EFFECT]
-    s.policy_dependent = bool(material and quiet)
-    others = [v for p, v in verdicts.items() if p != "random"]
-    s.random_artefact = verdicts.get("random") == V.MATERIAL and bool(others) and all(v in NO_EFFECT for v in others)
+    apart = disjoint(intervals or {})
+    s.differs = [d for ds in apart.values() for d in ds]
+    s.policy_dependent = bool(material and quiet) or bool(s.differs)
+    others = [p for p in verdicts if p != "random"]
+    s.random_artefact = (verdicts.get("random") == V.MATERIAL and bool(others)
+                         and all(verdicts[p] in NO_EFFECT or (verdicts[p] != V.MATERIAL and p in apart)
+                                 for p in others))
     if s.random_artefact:
         s.note = "random-play artefact: material only for random players"
+        if s.differs:
+            s.note += "; the effect is not what other players see (" + "; ".join(s.differs[:2]) + ")"
     elif s.policy_dependent:
-        s.note = f"depends on the players: material for {', '.join(material)}, not for {', '.join(quiet)}"
+        s.note = (f"depends on the players: material for {', '.join(material)}, not for {', '.join(quiet)}"
+                  if material and quiet else "the effect depends on the players: " + "; ".join(s.differs[:2]))
     elif V.UNDECIDED in vs and len(vs) > 1:
         s.note = "not yet known for every policy: play more games"
     elif len(vs) == 1:
@@ -79,6 +120,19 @@ class PolicyLab:
                 "reports": [r.as_dict() for r in self.reports]}
 
 
+def sensitivity_of(name: str, reports: dict[str, LabReport]) -> Sensitivity:
+    """One ambiguity across the reports of several policies (policy -> its LabReport)."""
+    verdicts, readings, intervals = {}, {}, {}
+    for policy, rep in reports.items():
+        a = next(x for x in rep.ambiguities if x.name == name)
+        verdicts[policy] = a.verdict
+        for r in a.readings:
+            readings.setdefault(r.interpretation, {})[policy] = r.verdict
+            if r.verdict != V.UNREACHABLE:
+                intervals.setdefault(policy, {})[r.interpretation] = [iv for iv in r.intervals if iv.measure != "errors"]
+    return assess(name, verdicts, readings, intervals)
+
+
 def policy_lab(path: str, players: int, games: int, seed: int, policies: list[str], *,
                progress: Callable[[str], Callable[[int, int], None] | None] | None = None, **lab) -> PolicyLab:
     """The lab once per policy (every seat that agent), on the same seeds; `lab` goes to ambiguity_lab."""
@@ -90,11 +144,5 @@ def policy_lab(path: str, players: int, games: int, seed: int, policies: list[st
     out = PolicyLab(path, players, seed, list(policies), reports)
     names = [a.name for a in reports[0].ambiguities]
     for name in sorted(names, key=names.index):
-        verdicts, readings = {}, {}
-        for policy, rep in zip(policies, reports):
-            a = next(x for x in rep.ambiguities if x.name == name)
-            verdicts[policy] = a.verdict
-            for r in a.readings:
-                readings.setdefault(r.interpretation, {})[policy] = r.verdict
-        out.sensitivity.append(assess(name, verdicts, readings))
+        out.sensitivity.append(sensitivity_of(name, dict(zip(policies, reports))))
     return out
