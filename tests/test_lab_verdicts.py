@@ -160,7 +160,10 @@ def test_sequential_lab_end_to_end_false_material_rate():
 def test_t_value_matches_tables():
     assert V.t_value(0.05, 10) == pytest.approx(2.228, abs=0.01)
     assert V.t_value(0.05, 30) == pytest.approx(2.042, abs=0.005)
-    assert V.t_value(0.01, 5) == pytest.approx(4.032, abs=0.1)
+    assert V.t_value(0.01, 5) == pytest.approx(4.032, abs=0.002)
+    assert V.t_value(0.01, 3) == pytest.approx(5.841, abs=0.002)  # few games: the exact quantile, not a series
+    assert V.t_value(0.05, 60) == pytest.approx(2.000, abs=0.002)
+    assert V.t_value(0.05, 120) == pytest.approx(1.980, abs=0.002)
     assert V.t_value(0.05, 2) == math.inf
 
 
