@@ -134,11 +134,11 @@ LAB = ["ambiguities", STUN, "-p", "2", "--games", "10", "--only", "first_flip", 
 def _fail_on_second_plot(monkeypatch):
     real, calls = report._forest, []
 
-    def forest(plt, amb, path):
+    def forest(plt, amb, path, *rest):
         calls.append(amb.name)
         if len(calls) == 2:
             raise OSError(errno.ENOSPC, "No space left on device")
-        real(plt, amb, path)
+        real(plt, amb, path, *rest)
     monkeypatch.setattr(report, "_forest", forest)
 
 

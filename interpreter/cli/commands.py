@@ -47,18 +47,22 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     return outd
 
 
-def _agents(values: tuple[str, ...], players: int) -> dict[int, str]:
+def _agents(values: tuple[str, ...], players: int, human: int | None = None) -> dict[int, str]:
+    """--agent SEAT=NAME pairs -> {seat (0-based): name}; SEAT `all` sets every seat (but `human`'s)."""
     from ..agents.registry import AgentError, make_agent
     res = {}
-    for seat, name in _pairs(values, "--agent").items():
-        if not seat.isdigit() or not 1 <= int(seat) <= players:
-            raise click.UsageError(f"--agent: seat must be 1..{players}, got '{seat}'")
+    pairs = _pairs(values, "--agent")
+    for seat, name in sorted(pairs.items(), key=lambda kv: kv[0] != "all"):
+        if seat != "all" and (not seat.isdigit() or not 1 <= int(seat) <= players):
+            raise click.UsageError(f"--agent: seat must be 1..{players} or all, got '{seat}'")
         try:
-            make_agent(name, 0, int(seat) - 1)
+            make_agent(name, 0, 0)
         except AgentError as exc:
             raise click.UsageError(f"--agent: {exc}") from None
-        res[int(seat) - 1] = name
-    return res
+        for k in (range(players) if seat == "all" else [int(seat) - 1]):
+            if not (seat == "all" and k == human):
+                res[k] = name
+    return dict(sorted(res.items()))
 
 
 def _show_diagnostics(diags, warnings: bool = True) -> None:
@@ -99,8 +103,13 @@ option_opt = click.option("--option", "-o", "options", multiple=True, metavar="N
 reading_opt = click.option("--reading", "-r", "readings", multiple=True, metavar="AMBIGUITY=INTERPRETATION",
                            help="Choose how an unclear rule is read (repeatable).")
 agent_opt = click.option("--agent", "agents", multiple=True, metavar="SEAT=NAME",
-                         help="Agent for a seat (1-based): random, first, greedy[:SAMPLES], mcts[:ITERATIONS] "
-                              "(or NAME:key=value,...). Default random.")
+                         help="Agent for a seat (1-based, or all): random, first, greedy[:SAMPLES], "
+                              "mcts[:ITERATIONS] (or NAME:key=value,...). Default random.")
+margin_opt = click.option("--margin", "margins", multiple=True, metavar="MEASURE=MARGIN",
+                          help="Margin within which a difference does not matter (repeatable): wins=0.02 (two "
+                               "points of a seat's win share; also 2pt), turns=5% (of the default's mean), "
+                               "stalled, errors, margin, or a spec measure. Defaults: wins 2pt, turns 5%, "
+                               "stalled 0.5pt, errors 0.5pt, margin 10%, spec measures 5%.")
 players_opt = click.option("--players", "-p", type=click.IntRange(1, 16), required=True, help="Number of players.")
 seed_opt = click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed.")
 budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
@@ -257,22 +266,34 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
         _show_fault(game, play(game, players, d["error_samples"][0]["seed"], gs.agents), gs.agents)
 
 
+def _ci(est: dict | None, pct: bool = False, digits: int = 1) -> str:
+    """` [lo, hi]` of a 95% interval, or nothing when it is not known."""
+    ci = (est or {}).get("ci95")
+    if not ci:
+        return ""
+    return f" [{ci[0]:.1%}, {ci[1]:.1%}]" if pct else f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
 def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
-    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']}", title_justify="left")
+    t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']} "
+                    f"(means with 95% intervals)", title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("finished", str(d["finished"]))
-    t.add_row("stalled", str(d["stalled"]))
+    t.add_row("stalled", f"{d['stalled']} ({d['stalled_rate']['mean']:.1%}{_ci(d['stalled_rate'], True)})")
     t.add_row("errors", str(d["errors"]))
+    t.add_row("shared wins (draws) / no winner", f"{d['draws']} / {d['no_winner']}")
     tu = d["turns"]
-    t.add_row("turns mean / p50 / p95 / max", f"{tu['mean']:.1f} / {tu['p50']} / {tu['p95']} / {tu['max']}")
-    t.add_row("decisions per game", f"{d['decisions_per_game']:.1f}")
+    t.add_row("turns mean", f"{tu['mean']:.1f}{_ci(tu)}")
+    t.add_row("turns p50 / p95 / max", f"{tu['p50']} / {tu['p95']} / {tu['max']}")
+    t.add_row("decisions per game", f"{d['decisions_per_game']:.1f}{_ci(d['decisions'])}")
     if d["margin"]["mean"] is not None:
-        t.add_row("winning margin (mean)", f"{d['margin']['mean']:.2f}")
+        t.add_row("winning margin (mean)", f"{d['margin']['mean']:.2f}{_ci(d['margin'], digits=2)}")
     for i, w in enumerate(d["wins"]):
-        t.add_row(f"wins P{i + 1}", f"{w:.1%}")
+        t.add_row(f"wins P{i + 1}", f"{w:.1%} [{d['wins_ci95'][i][0]:.1%}, {d['wins_ci95'][i][1]:.1%}]"
+                  if d["wins_ci95"][i] else f"{w:.1%}")
     for name, m in d["measures"].items():
-        t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}")
+        t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}{_ci(m, digits=2)}")
     t.add_row("seconds", f"{d['seconds']:.2f}")
     t.add_row("games per second", f"{d['games_per_second']:.0f}" if d["games_per_second"] else "-")
     out.print(t)
@@ -295,9 +316,10 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
 @option_opt
 @reading_opt
 @agent_opt
+@margin_opt
 @budget_opt
 def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers: int, as_json: bool, options,
-            readings, agents, budget) -> None:
+            readings, agents, margins, budget) -> None:
     """Specs side by side (a game and its variants), each playing the same game seeds, with paired
     intervals and a verdict for each against the first.
 
@@ -314,16 +336,20 @@ def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games * len(specs))
         try:
-            d = do_compare(list(specs), players, games, seed, workers, opts, reads, budget, _agents(agents, players),
-                           lambda k: progress.advance(task, k))
+            d = do_compare(list(specs), players, games, seed, workers, opts, reads, budget,
+                           _agents(agents, players) if agents else None, lambda k: progress.advance(task, k),
+                           _pairs(margins, "--margin"))
         except (CompareError, SetupError) as exc:
             raise click.UsageError(str(exc)) from None
+        except SpecError as exc:
+            _show_diagnostics(exc.diagnostics)
+            raise Failed(f"{specs[0]}: the lab section has errors; nothing was run") from None
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))
         return
     cols = d["specs"]
-    t = Table(title=f"{games} games per spec, {players} players, seed {seed}: the same game seeds for every spec; "
-                    f"measures are means per finished game", title_justify="left")
+    t = Table(title=f"{games} games per spec, {players} players ({d['policy']}), seed {seed}: the same game seeds "
+                    f"for every spec; measures are means per finished game, with 95% intervals", title_justify="left")
     t.add_column("measure")
     for k, c in enumerate(cols):
         t.add_column(chr(65 + k), justify="right")
@@ -331,15 +357,21 @@ def compare(specs: tuple[str, ...], players: int, games: int, seed: int, workers
         t.add_column(f"{chr(65 + k)} - A", justify="right")
     for r in d["rows"]:
         vals = r["values"]
-        t.add_row(r["label"], *[show(v, r["kind"]) for v in vals],
+        cis = r.get("ci95") or [None] * len(vals)
+        t.add_row(r["label"], *[show(v, r["kind"], ci) for v, ci in zip(vals, cis)],
                   *[change(vals[0], v, r["kind"]) for v in vals[1:]])
     out.print(t)
     for k, c in enumerate(cols[1:], start=1):
-        moved = [x for x in c["differences"] if x["lo"] > 0 or x["hi"] < 0]
+        moved = [x for x in c["differences"] if x["verdict"] == "material"]
         style = _VERDICT_STYLE[c["verdict"]]
-        what = "; ".join(f"{x['measure']} {x['mean']:+.3g} [{x['lo']:+.3g}, {x['hi']:+.3g}]" for x in moved)
-        out.print(f"{chr(65 + k)} vs A: [{style}]{c['verdict']}[/{style}]" + (f" ({what})" if what else "")
-                  + " (paired 95% intervals, Bonferroni over measures)")
+        what = "; ".join(f"{x['measure']} {x['mean']:+.3g} [{x['lo']:+.3g}, {x['hi']:+.3g}] beyond +-{x['margin']:.3g}"
+                         for x in moved)
+        more = (f"; about {c['games_to_decide']:,} games would decide it" if c.get("games_to_decide") else
+                "; more games than can be estimated would decide it" if c["verdict"] == "undecided" else "")
+        out.print(f"{chr(65 + k)} vs A: [{style}]{c['verdict']}[/{style}]" + (f" ({what})" if what else "") + more
+                  + " (paired 95% intervals, Bonferroni over measures, against the margins)")
+    out.print("margins: " + ", ".join(f"{n} +-{m['value']:.3g}" + (f" ({m['set']})" if m["relative"] else "")
+                                      for n, m in d["margins"].items() if m["value"] is not None), markup=False)
     for k, c in enumerate(cols):
         given = {**opts, **reads, **c["settings"]}
         settings = ", ".join(f"{n}={v}" for n, v in {**c["options"], **c["readings"]}.items() if n in given)
@@ -449,27 +481,109 @@ def _key_intervals(intervals) -> dict:
             "errors": by.get("errors")}
 
 
-_VERDICT_STYLE = {"material": "bold red", "immaterial": "green", "unreachable": "yellow", "baseline": "bold"}
+_VERDICT_STYLE = {"material": "bold red", "immaterial": "green", "undecided": "magenta", "unreachable": "yellow",
+                  "baseline": "bold"}
+
+
+def _lab_settings(spec_obj, margins: tuple[str, ...], agents: tuple[str, ...], players: int):
+    """(--margin pairs, --agent seats or None) for the lab, or a usage error before any game is played."""
+    from ..lab import settings as S
+    pairs = _pairs(margins, "--margin")
+    try:
+        S.margins_for(spec_obj, pairs)
+    except S.SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    return pairs, (_agents(agents, players) if agents else None)
+
+
+def _games_to_decide(r) -> str:
+    if r.verdict != "undecided":
+        return ""
+    return f"~{r.games_to_decide:,}" if r.games_to_decide else "many"
+
+
+def _lab_table(rep, title: str) -> Table:
+    t = Table(title_justify="left", title=title)
+    for col in ("ambiguity", "interpretation", "verdict", "games to decide", "turns", "largest win-share change",
+                "stalled", "margin"):
+        t.add_column(col)
+    for a in rep.ambiguities:
+        for k, r in enumerate(a.readings):
+            iv = _key_intervals(r.intervals)
+            win = iv["win"]
+            style = _VERDICT_STYLE[r.verdict]
+            shown = r.verdict != "unreachable"
+            t.add_row(a.name if k == 0 else "", r.interpretation + (" (contradicts the text)" if r.contradicts_text else ""),
+                      f"[{style}]{r.verdict}[/{style}]" + (" (identical games)" if r.identical and shown else ""),
+                      _games_to_decide(r),
+                      _fmt_iv(iv["turns"]) if shown else "-",
+                      f"{win.measure[4:]} {_fmt_iv(win, True)}" if win and shown else "-",
+                      _fmt_iv(iv["stalled"], True) if shown else "-",
+                      _fmt_iv(iv["margin"]) if iv["margin"] and shown else "-")
+    return t
+
+
+def _margins_line(rep) -> str:
+    parts = []
+    for name, m in rep.margins.items():
+        if m["value"] is None:
+            continue
+        value = f"{m['value'] * 100:.2g}pt" if name in ("wins", "stalled", "errors") else f"{m['value']:.3g}"
+        parts.append(f"{name} +-{value}" + (f" ({m['set']} of the default)" if m["relative"] else ""))
+    return "margins: " + ", ".join(parts)
+
+
+def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
+    b = rep.baseline
+    how = {"sequential": f"played until decided (cap {rep.max_games or 0:,}; anytime-valid intervals)",
+           "precision": "ran until the intervals were narrow enough", "fixed": "fixed number of games"}[rep.mode]
+    out.print(f"{spec_name}: {rep.games:,} games per interpretation, {players} players, seed {seed}, players: "
+              f"{rep.policy}; {how}; {rep.seconds:.1f} s", markup=False)
+    out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
+              f"{b['turns_mean']} turns on average", markup=False)
+    out.print(_margins_line(rep), markup=False)
+    out.print(_lab_table(rep, "difference from the default, 95% intervals (Bonferroni over measures); material: "
+                              "outside the margin, immaterial: inside it"))
+    for a in rep.ambiguities:
+        more = (f"; about {a.games_to_decide:,} games per interpretation would decide it" if a.games_to_decide
+                else "; more games than can be estimated would decide it" if a.verdict == "undecided" else "")
+        out.print(f"{a.name}: [{_VERDICT_STYLE[a.verdict]}]{a.verdict}[/{_VERDICT_STYLE[a.verdict]}]"
+                  f" (default: {a.default}){more}")
 
 
 @cli.command()
 @click.argument("spec")
 @players_opt
 @click.option("--games", "-g", type=click.IntRange(10), default=1000, show_default=True,
-              help="Games per interpretation (the same seeds for each).")
+              help="Games per interpretation (the same seeds for each); with --until-decided, the first batch.")
 @seed_opt
 @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--until-decided", is_flag=True,
+              help="Play in batches until every reading is material, immaterial or unreachable, or --max-games "
+                   "is reached (anytime-valid intervals: looking after every batch does not raise the error rate).")
+@click.option("--batch", type=click.IntRange(10), default=None,
+              help="Games per batch after the first, with --until-decided (default: --games).")
 @click.option("--precision", type=click.FloatRange(0.0005, 1.0), default=None,
               help="Instead of a fixed --games: play until every share/rate interval is narrower than "
                    "+-P, and game length within +-P x its mean.")
-@click.option("--max-games", type=click.IntRange(10), default=100_000, show_default=True)
+@click.option("--max-games", type=click.IntRange(10), default=100_000, show_default=True,
+              help="Games per interpretation at most, with --until-decided or --precision.")
 @click.option("--only", multiple=True, metavar="AMBIGUITY", help="Measure only these ambiguities.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write an HTML report with plots.")
+@margin_opt
+@agent_opt
+@click.option("--agents", "policies", metavar="AGENT,AGENT,...", default=None,
+              help="Measure under each of these policies (every seat that agent), e.g. random,greedy,mcts:50, "
+                   "and flag the verdicts that depend on who plays.")
 @option_opt
-def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, precision, max_games, only,
-                as_json: bool, report_dir, options) -> None:
-    """Every ambiguity, and what each of its interpretations changes (paired seeds, 95% intervals)."""
+@budget_opt
+def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, until_decided: bool, batch,
+                precision, max_games, only, as_json: bool, report_dir, margins, agents, policies, options,
+                budget) -> None:
+    """Every ambiguity, and what each of its interpretations changes: material (outside the margin),
+    immaterial (inside it), undecided (play more) or unreachable. Paired seeds, 95% intervals."""
+    from ..lab import settings as S
     from ..lab.ambiguities import ambiguity_lab
     opts = _pairs(options, "--option")
     game = _load(spec, opts, {})
@@ -478,6 +592,22 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
         raise click.UsageError(f"--only: unknown ambiguity '{unknown[0]}' (known: {', '.join(game.spec.ambiguities)})")
     if not game.spec.min_players <= players <= game.spec.max_players:
         raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players")
+    if until_decided and precision is not None:
+        raise click.UsageError("--until-decided and --precision are two ways to stop: give one")
+    if policies is not None and agents:
+        raise click.UsageError("--agents (one policy for every seat, several runs) and --agent: give one")
+    margin_pairs, seats = _lab_settings(game.spec, margins, agents, players)
+    try:
+        policy_list = S.parse_policies(policies) if policies is not None else None
+        if seats is None and policy_list is None:
+            S.spec_agents(game.spec, players)  # a bad name in the spec's lab.agents, at its position
+    except S.SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    except SpecError as exc:
+        _show_diagnostics(exc.diagnostics)
+        raise Failed(f"{spec}: the lab section has errors; nothing was run") from None
+    if policy_list is not None and not policy_list:
+        raise click.UsageError("--agents: name at least one agent")
     if not game.spec.ambiguities:
         out.print(f"{spec}: the spec declares no ambiguities", markup=False)
         return
@@ -487,10 +617,15 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
             _plt()
         except ReportError as exc:
             raise Failed(str(exc)) from None
+    lab = dict(options=opts, workers=workers, precision=precision, max_games=max_games, only=list(only) or None,
+               margins=margin_pairs, until_decided=until_decided, batch=batch, budget=budget)
     progress, update = _lab_progress("measuring")
     with progress:
-        rep = ambiguity_lab(spec, players, games, seed, options=opts, workers=workers, precision=precision,
-                            max_games=max_games, only=list(only) or None, progress=update)
+        if policy_list is None:
+            rep = ambiguity_lab(spec, players, games, seed, agents=seats, progress=update, **lab)
+        else:
+            from ..lab.policies import policy_lab
+            rep = policy_lab(spec, players, games, seed, policy_list, progress=lambda _p: update, **lab)
     if report_dir:
         from ..lab.report import ReportError, write_lab_report
         try:
@@ -503,29 +638,25 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, pr
     if as_json:
         click.echo(json.dumps(rep.as_dict()))
         return
-    b = rep.baseline
-    out.print(f"{game.spec.name}: {rep.games} games per interpretation, {players} players, seed {seed}"
-              + (f" (ran until +-{precision} precision)" if precision else ""), markup=False)
-    out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
-              f"{b['turns_mean']} turns on average", markup=False)
-    t = Table(title_justify="left", title="difference from the default, 95% intervals (Bonferroni over measures)")
-    for col in ("ambiguity", "interpretation", "verdict", "turns", "largest win-share change", "stalled", "margin"):
-        t.add_column(col)
-    for a in rep.ambiguities:
-        for k, r in enumerate(a.readings):
-            iv = _key_intervals(r.intervals)
-            win = iv["win"]
-            style = _VERDICT_STYLE[r.verdict]
-            t.add_row(a.name if k == 0 else "", r.interpretation + (" (contradicts the text)" if r.contradicts_text else ""),
-                      f"[{style}]{r.verdict}[/{style}]",
-                      _fmt_iv(iv["turns"]) if r.verdict != "unreachable" else "-",
-                      f"{win.measure[4:]} {_fmt_iv(win, True)}" if win and r.verdict != "unreachable" else "-",
-                      _fmt_iv(iv["stalled"], True) if r.verdict != "unreachable" else "-",
-                      _fmt_iv(iv["margin"]) if iv["margin"] and r.verdict != "unreachable" else "-")
+    if policy_list is None:
+        _print_lab(rep, game.spec.name, players, seed)
+        return
+    for r in rep.reports:
+        _print_lab(r, game.spec.name, players, seed)
+        out.print("")
+    t = Table(title_justify="left", title="verdicts by who plays (every seat the same agent)")
+    t.add_column("ambiguity")
+    for p in rep.policies:
+        t.add_column(p)
+    t.add_column("depends on the players?")
+    for s in rep.sensitivity:
+        flag = ("[bold red]random-play artefact[/bold red]" if s.random_artefact else
+                "[bold yellow]yes[/bold yellow]" if s.policy_dependent else "no")
+        t.add_row(s.ambiguity, *[f"[{_VERDICT_STYLE[s.verdicts[p]]}]{s.verdicts[p]}[/{_VERDICT_STYLE[s.verdicts[p]]}]"
+                                 for p in rep.policies], flag)
     out.print(t)
-    for a in rep.ambiguities:
-        out.print(f"{a.name}: [{_VERDICT_STYLE[a.verdict]}]{a.verdict}[/{_VERDICT_STYLE[a.verdict]}]"
-                  f" (default: {a.default})")
+    for s in rep.sensitivity:
+        out.print(f"{s.ambiguity}: {s.note}", markup=False)
 
 
 @cli.command()
@@ -594,7 +725,7 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
                                    f"players, not {n}")
         if seat > n:
             raise click.UsageError(f"--seat must be 1..{n}")
-        bots = _agents(agents, n)
+        bots = _agents(agents, n, human=seat - 1)
         if seat - 1 in bots:
             raise click.UsageError(f"seat {seat} is yours: give --agent for the other seats only")
         settings = Settings(spec, n, seat - 1, seed, opts, reads, bots)

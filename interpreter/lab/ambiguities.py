@@ -4,17 +4,21 @@ Owns: running the default configuration and every other interpretation of
 every ambiguity on the same seeds (common random numbers), in coverage mode
 so it knows whether the rule text that depends on an ambiguity ever ran;
 comparing them with paired intervals (paired.py); a verdict per
-interpretation and per ambiguity (material, immaterial, unreachable);
-sorting by impact; and the run-until-precise loop. It also backs `compare`
-(whole spec files and options) and `lint` (rules that never ran, stalls,
-broken invariants). Rendering is the CLI's and report.py's job.
+interpretation and per ambiguity against practical margins (verdicts.py,
+settings.py): material, immaterial, undecided (with the games that would
+decide it) or unreachable; sorting by impact; the run-until-precise and
+play-until-decided loops; and the players (random unless `agents` or the
+spec's `lab.agents` say otherwise). It also backs `lint` (rules that never
+ran, stalls, broken invariants). Measuring under several policies is
+policies.py's; rendering is the CLI's and report.py's job.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
-from . import paired
+from . import paired, settings as S, verdicts as V
 from .runner import GameSpec, summaries
 
 
@@ -32,17 +36,20 @@ class Reading:
     ambiguity: str
     interpretation: str
     description: str
-    verdict: str = "immaterial"
+    verdict: str = V.UNDECIDED
     impact: float = 0.0
     intervals: list[paired.Interval] = field(default_factory=list)
     reached: int = 0  # times the rule text reading this ambiguity ran under this interpretation
     contradicts_text: bool = False  # the spec marks it as ruled out by the rulebook's words
+    games_to_decide: int | None = None  # undecided: games per interpretation that would likely decide it
+    identical: bool = False  # every paired game came out exactly as under the default
 
     def as_dict(self) -> dict:
         return {"interpretation": self.interpretation, "description": self.description, "verdict": self.verdict,
                 "contradicts_text": self.contradicts_text,
                 "impact": round(self.impact, 3) if self.impact != float("inf") else "inf",
-                "reached": self.reached, "differences": [i.as_dict() for i in self.intervals]}
+                "reached": self.reached, "games_to_decide": self.games_to_decide, "identical": self.identical,
+                "differences": [i.as_dict() for i in self.intervals]}
 
 
 @dataclass(slots=True)
@@ -51,12 +58,14 @@ class AmbiguityResult:
     quote: str
     default: str
     readings: list[Reading]
-    verdict: str = "immaterial"
+    verdict: str = V.UNDECIDED
     impact: float = 0.0
+    games_to_decide: int | None = None
 
     def as_dict(self) -> dict:
         return {"ambiguity": self.name, "quote": self.quote, "default": self.default, "verdict": self.verdict,
                 "impact": round(self.impact, 3) if self.impact != float("inf") else "inf",
+                "games_to_decide": self.games_to_decide,
                 "interpretations": [r.as_dict() for r in self.readings]}
 
 
@@ -69,10 +78,52 @@ class LabReport:
     baseline: dict
     ambiguities: list[AmbiguityResult]
     level: float
+    margins: dict[str, dict] = field(default_factory=dict)  # name -> {set, relative, value}
+    agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent; absent seats play random
+    mode: str = "fixed"  # fixed (--games), precision (--precision) or sequential (play until decided)
+    max_games: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def policy(self) -> str:
+        return S.policy_label(self.agents, self.players)
+
+    @property
+    def decided(self) -> bool:
+        return all(a.verdict != V.UNDECIDED for a in self.ambiguities)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "LabReport":
+        """A report back from its `as_dict()` (JSON): to render a saved run again."""
+        def interval(x: dict) -> paired.Interval:
+            inf = float("inf")
+            m = x["measure"]
+            return paired.Interval(m, x["mean"], -inf if x["lo"] is None else x["lo"], inf if x["hi"] is None
+                                   else x["hi"], x["n"], m.startswith("win ") or m in ("stalled", "errors"),
+                                   x.get("sd") or 0.0, margin=x.get("margin"), verdict=x.get("verdict", ""),
+                                   games_to_decide=x.get("games_to_decide"))
+
+        def impact(v) -> float:
+            return float("inf") if v == "inf" else float(v)
+        ambs = []
+        for a in d["ambiguities"]:
+            readings = [Reading(a["ambiguity"], r["interpretation"], r["description"], r["verdict"],
+                                impact(r["impact"]), [interval(x) for x in r["differences"]], r["reached"],
+                                r.get("games_to_decide"), r.get("identical", False)) for r in a["interpretations"]]
+            ambs.append(AmbiguityResult(a["ambiguity"], a["quote"], a["default"], readings, a["verdict"],
+                                        impact(a["impact"]), a.get("games_to_decide")))
+        return cls(d["spec"], d["players"], d["seed"], d["games"], d["baseline"], ambs, d["confidence"],
+                   d.get("margins", {}), {int(k) - 1: v for k, v in d.get("agents", {}).items()},
+                   d.get("mode", "fixed"), d.get("max_games"), d.get("seconds", 0.0))
 
     def as_dict(self) -> dict:
         return {"spec": self.spec, "players": self.players, "seed": self.seed, "games": self.games,
                 "confidence": self.level, "baseline": self.baseline,
+                "policy": self.policy, "agents": {str(s + 1): a for s, a in self.agents.items()},
+                "mode": self.mode, "max_games": self.max_games, "decided": self.decided,
+                "seconds": self.seconds, "margins": self.margins,
+                "intervals": ("anytime-valid confidence sequences" if self.mode == "sequential" else
+                              "fixed-sample intervals") + ", Bonferroni over the measures of each comparison",
                 "ambiguities": [a.as_dict() for a in self.ambiguities]}
 
 
@@ -96,15 +147,45 @@ def baseline_summary(results: list[tuple], players: int) -> dict:
             "wins": [round(w / max(len(finished), 1), 4) for w in wins]}
 
 
+def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
+    """The default configuration's means a relative margin is a fraction of (over its finished games)."""
+    finished = [r for r in results if r[0] == paired.FINISHED]
+    out: dict[str, float] = {}
+    if finished:
+        out["turns"] = sum(r[2] for r in finished) / len(finished)
+        margins = [m for m in (paired.winning_margin(r) for r in finished) if m is not None]
+        if margins:
+            out["margin"] = sum(margins) / len(margins)
+        with_measures = [r for r in finished if len(r) > 7 and len(r[7]) == len(extra)]
+        for k, name in enumerate(extra):
+            if with_measures:
+                out[name] = sum(r[7][k] for r in with_measures) / len(with_measures)
+    return out
+
+
+def judged(base: list[tuple], other: list[tuple], players: int, level: float, extra: list[str],
+           margins: Mapping[str, float], t_star: float | None) -> list[paired.Interval]:
+    """Paired intervals of other - base, each judged against its margin."""
+    ivs = paired.compare(base, other, players, level, extra, t_star)
+    for iv in ivs:
+        iv.judge(margins.get(S.margin_key(iv.measure), 0.0))
+    return ivs
+
+
 def run_arms(arms: list[Arm], players: int, seed: int, games: int, workers: int, precision: float | None,
              max_games: int, batch: int, progress: Callable[[int, int], None] | None,
              compare_to: Callable[[], list[list[paired.Interval]]] | None = None,
-             level: float = 0.95) -> int:
-    """Play every arm on the same seeds, in batches; return how many games each played."""
+             level: float = 0.95, decided: Callable[[], bool] | None = None) -> int:
+    """Play every arm on the same seeds, in batches; return how many games each played.
+
+    Fixed mode plays `games`. With `precision`, batches go on until every interval is that narrow; with
+    `decided` (play until decided), until it says so; both stop at `max_games`.
+    """
     done = 0
-    target = games if precision is None else max_games
+    looping = precision is not None or decided is not None
+    target = max_games if looping else games
     while done < target:
-        step = min(batch if precision is not None else target, target - done)
+        step = min(games if done == 0 or not looping else batch, target - done)
         for arm in arms:
             res, hits = summaries(arm.gs, players, seed, done, done + step, workers)
             arm.results.extend(res)
@@ -117,18 +198,35 @@ def run_arms(arms: list[Arm], players: int, seed: int, games: int, workers: int,
             base_turns = baseline_summary(arms[0].results, players)["turns_mean"]
             if all(paired.precise_enough(iv, precision, base_turns) for iv in compare_to()):
                 break
+        if decided is not None and decided():
+            break
     return done
 
 
 def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: dict | None = None,
                   workers: int = 1, precision: float | None = None, max_games: int = 100_000,
                   level: float = 0.95, only: list[str] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> LabReport:
+                  progress: Callable[[int, int], None] | None = None,
+                  margins: Mapping[str, str] | None = None, agents: dict[int, str] | None = None,
+                  until_decided: bool = False, batch: int | None = None, budget: int | None = None) -> LabReport:
+    """Measure every ambiguity of the spec at `path` (or those in `only`).
+
+    `margins`: name -> margin text (`wins=0.02`, `turns=5%`), over the spec's `lab.margins` and the defaults.
+    `agents`: seat (0-based) -> agent name; None takes the spec's `lab.agents` (random where it names none).
+    `until_decided`: after the first `games`, play `batch` more at a time (default: as many again) until
+    every reading is decided or `max_games` is reached, judging with confidence sequences.
+    `budget`: steps per game before it counts as stalled (search agents make a stalled game costly: a reading
+    that lets them stop every turn forever plays the whole budget, with a search at every decision).
+    """
     from ..runtime.pipeline import load_game, load_spec
+    t0 = time.perf_counter()
     spec, _ = load_spec(path)
     options = dict(options or {})
+    seats = S.spec_agents(spec, players) if agents is None else dict(agents)
+    wanted_margins = S.margins_for(spec, margins)
     names = [n for n in spec.ambiguities if not only or n in only]
-    base = Arm("default", GameSpec(path, options, {}, coverage=True))
+    kw = {"budget": budget} if budget else {}
+    base = Arm("default", GameSpec(path, options, {}, coverage=True, agents=seats, **kw))
     arms = [base]
     wanted: list[tuple[str, str, Arm]] = []
     for name in names:
@@ -136,18 +234,37 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for interp in a.interpretations:
             if interp == a.default:
                 continue
-            arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True))
+            arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True, agents=seats, **kw))
             arms.append(arm)
             wanted.append((name, interp, arm))
 
     extra = list(spec.measures)  # the spec's own measures are compared too
+    t_star = float(games) if until_decided else None
+    points: list = []
+
+    def resolved() -> dict[str, float]:
+        return S.resolve(wanted_margins, base_means(base.results, extra))
 
     def intervals() -> list[list[paired.Interval]]:
-        return [paired.compare(base.results, arm.results, players, level, extra) for _, _, arm in wanted]
+        m = resolved()
+        return [judged(base.results, arm.results, players, level, extra, m, t_star) for _, _, arm in wanted]
 
-    played = run_arms(arms, players, seed, games, workers, precision, max_games, batch=max(100, games),
-                      progress=progress, compare_to=intervals, level=level)
-    points = load_game(path, options, coverage=True).points
+    def all_decided() -> bool:
+        if not points:
+            points.extend(load_game(path, options, coverage=True).points)
+        for (name, _interp, arm), ivs in zip(wanted, intervals()):
+            if arm.results == base.results:
+                continue
+            if _reading_hits(arm, points, name) and paired.verdict(ivs, True)[0] == V.UNDECIDED:
+                return False
+        return True
+
+    played = run_arms(arms, players, seed, games, workers, precision, max_games,
+                      batch=batch or max(100, games), progress=progress, compare_to=intervals, level=level,
+                      decided=all_decided if until_decided else None)
+    if not points:
+        points.extend(load_game(path, options, coverage=True).points)
+    m = resolved()
     results = []
     for name in names:
         a = spec.ambiguities[name]
@@ -155,21 +272,24 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = paired.compare(base.results, arm.results, players, level, extra)
+            iv = judged(base.results, arm.results, players, level, extra, m, t_star)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
-                        contradicts_text=interp in a.contradicts_text)
-            r.verdict = paired.verdict(iv, reached > 0)
+                        contradicts_text=interp in a.contradicts_text,
+                        identical=arm.results == base.results)
+            r.verdict, r.games_to_decide = paired.verdict(iv, reached > 0)
             r.impact = paired.impact(iv) if reached else 0.0
             readings.append(r)
-        verdicts = {r.verdict for r in readings}
-        verdict = ("material" if "material" in verdicts else
-                   "unreachable" if verdicts == {"unreachable"} else "immaterial")
+        verdict = V.ambiguity_verdict([r.verdict for r in readings])
+        open_ = [r.games_to_decide for r in readings if r.verdict == V.UNDECIDED]
+        need = None if verdict != V.UNDECIDED or None in open_ else max(open_, default=None)
         results.append(AmbiguityResult(name, a.quote, a.default, sorted(readings, key=lambda r: -r.impact),
-                                       verdict, max((r.impact for r in readings), default=0.0)))
-    order = {"material": 0, "immaterial": 1, "unreachable": 2}
-    results.sort(key=lambda r: (order[r.verdict], -r.impact, r.name))
-    return LabReport(path, players, seed, played, baseline_summary(base.results, players), results, level)
+                                       verdict, max((r.impact for r in readings), default=0.0), need))
+    results.sort(key=lambda r: (V.ORDER[r.verdict], -r.impact, r.name))
+    mode = "sequential" if until_decided else "precision" if precision is not None else "fixed"
+    return LabReport(path, players, seed, played, baseline_summary(base.results, players), results, level,
+                     S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
+                     time.perf_counter() - t0)
 
 
 @dataclass(slots=True)
@@ -178,21 +298,31 @@ class Comparison:
     summary: dict
     intervals: list[paired.Interval]
     verdict: str
+    games_to_decide: int | None = None
 
 
 def compare_arms(arms: list[Arm], players: int, games: int, seed: int, *, workers: int = 1,
                  precision: float | None = None, max_games: int = 100_000, level: float = 0.95,
-                 progress: Callable[[int, int], None] | None = None) -> tuple[int, list[Comparison]]:
-    """Whole variants side by side on paired seeds: each arm against the first."""
+                 progress: Callable[[int, int], None] | None = None,
+                 margins: Mapping[str, float] | None = None) -> tuple[int, list[Comparison]]:
+    """Whole variants side by side on paired seeds: each arm against the first.
+
+    `margins`: margin name -> margin in the measure's unit (default: the defaults of settings.py, resolved
+    against the first arm's means).
+    """
     base = arms[0]
 
+    def resolved() -> dict[str, float]:
+        return dict(margins) if margins is not None else S.resolve(S.DEFAULTS, base_means(base.results, []))
+
     def intervals() -> list[list[paired.Interval]]:
-        return [paired.compare(base.results, arm.results, players, level) for arm in arms[1:]]
+        m = resolved()
+        return [judged(base.results, arm.results, players, level, [], m, None) for arm in arms[1:]]
 
     played = run_arms(arms, players, seed, games, workers, precision, max_games, batch=max(100, games),
                       progress=progress, compare_to=intervals, level=level)
     out = [Comparison(base.label, baseline_summary(base.results, players), [], "baseline")]
-    for arm in arms[1:]:
-        iv = paired.compare(base.results, arm.results, players, level)
-        out.append(Comparison(arm.label, baseline_summary(arm.results, players), iv, paired.verdict(iv, True)))
+    for arm, iv in zip(arms[1:], intervals()):
+        verdict, need = paired.verdict(iv, True)
+        out.append(Comparison(arm.label, baseline_summary(arm.results, players), iv, verdict, need))
     return played, out

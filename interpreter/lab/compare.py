@@ -5,16 +5,19 @@ expansions) over the same game seeds, so each spec plays game i from the
 same seed (paired games: the differences come from the rules, not from the
 luck of the draw, as far as the rules consume chance alike), and laying out
 what changes: game length, decisions, how often each seat wins, and every
-measure any of the specs declares; each spec after the first gets paired
-95% intervals of its differences from the first and a verdict (material or
-immaterial), with the same statistics as the ambiguity lab (paired.py).
+measure any of the specs declares, each mean with its 95% interval; each
+spec after the first gets paired 95% intervals of its differences from the
+first and a verdict against the practical margins (material, immaterial or
+undecided, with the games that would decide it), with the same statistics
+and margins as the ambiguity lab (paired.py, verdicts.py, settings.py).
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from . import paired
+from . import paired, settings as S
+from .ambiguities import base_means, judged
 from .runner import GameSpec, Stats, summaries
 
 
@@ -27,6 +30,7 @@ class Row:
     label: str
     values: list[Any]  # one per spec; None where a spec has no such thing
     kind: str  # "int", "num", "share": how to show it and whether a change makes sense
+    ci95: list[Any] | None = None  # one [lo, hi] per spec (None where unknown), for means and shares
 
 
 def settings_for(spec, options: dict[str, str], readings: dict[str, str]) -> tuple[dict, dict]:
@@ -50,8 +54,12 @@ def split_arm(arg: str) -> tuple[str, dict[str, str]]:
 def compare(paths: list[str], players: int, games: int, seed: int, workers: int = 1,
             options: dict[str, str] | None = None, readings: dict[str, str] | None = None,
             budget: int | None = None, agents: dict[int, str] | None = None,
-            progress: Callable[[int], None] | None = None) -> dict:
-    """Simulate every spec on the same seeds; one dict with a column per spec and the rows to show."""
+            progress: Callable[[int], None] | None = None, margins: dict[str, str] | None = None) -> dict:
+    """Simulate every spec on the same seeds; one dict with a column per spec and the rows to show.
+
+    `margins`: name -> margin text, over the first spec's `lab.margins` and the defaults; `agents` None takes
+    the first spec's `lab.agents`.
+    """
     from ..runtime.pipeline import load_game, load_spec
     options, readings = options or {}, readings or {}
     arms = [split_arm(p) for p in paths]
@@ -71,6 +79,11 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
     for p, s in zip(paths, specs):
         if not s.min_players <= players <= s.max_players:
             raise CompareError(f"{p}: {s.name} is for {s.min_players} to {s.max_players} players, not {players}")
+    try:
+        wanted_margins = S.margins_for(specs[0], margins)
+        seats = S.spec_agents(specs[0], players) if agents is None else dict(agents)
+    except S.SettingsError as exc:
+        raise CompareError(str(exc)) from None
     import time
     columns, results = [], []
     for p, s, (own_opts, own_reads), label in zip(paths, specs, own, [a for a in arms]):
@@ -78,7 +91,7 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
         opts, reads = {**opts, **own_opts}, {**reads, **own_reads}
         kw = {"budget": budget} if budget else {}
         game = load_game(p, opts, reads, **kw)
-        gs = GameSpec(p, opts, reads, game.budget, dict(agents or {}))
+        gs = GameSpec(p, opts, reads, game.budget, dict(seats))
         t0 = time.perf_counter()
         res, _ = summaries(gs, players, seed, 0, games, workers, game=game)
         stats = Stats(players)
@@ -98,10 +111,14 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
         # Measures are compared by name; the summaries hold them in each spec's own order.
         a = [r[:7] + (tuple(r[7][base_names.index(n)] for n in shared),) for r in base]
         b = [r[:7] + (tuple(r[7][names.index(n)] for n in shared),) for r in res]
-        iv = paired.compare(a, b, players, extra=shared)
-        col["verdict"] = paired.verdict(iv, True)
+        resolved = S.resolve(wanted_margins, base_means(a, shared))
+        iv = judged(a, b, players, 0.95, shared, resolved, None)
+        col["verdict"], col["games_to_decide"] = paired.verdict(iv, True)
         col["differences"] = [i.as_dict() for i in iv]
-    return {"players": players, "games": games, "seed": seed, "paired": True, "specs": columns,
+    resolved = S.resolve(wanted_margins, base_means(base, base_names))
+    return {"players": players, "games": games, "seed": seed, "paired": True,
+            "policy": S.policy_label(seats, players), "agents": {str(s + 1): a for s, a in seats.items()},
+            "margins": S.describe(wanted_margins, resolved), "specs": columns,
             "rows": [asdict(r) for r in rows(columns)]}
 
 
@@ -110,34 +127,38 @@ def rows(columns: list[dict]) -> list[Row]:
         Row("finished", [c["finished"] for c in columns], "int"),
         Row("stalled", [c["stalled"] for c in columns], "int"),
         Row("errors", [c["errors"] for c in columns], "int"),
-        Row("turns (mean)", [c["turns"]["mean"] for c in columns], "num"),
+        Row("turns (mean)", [c["turns"]["mean"] for c in columns], "num", [c["turns"]["ci95"] for c in columns]),
         Row("turns (p50)", [c["turns"]["p50"] for c in columns], "int"),
         Row("turns (p95)", [c["turns"]["p95"] for c in columns], "int"),
-        Row("decisions per game", [c["decisions_per_game"] for c in columns], "num"),
+        Row("decisions per game", [c["decisions_per_game"] for c in columns], "num",
+            [c["decisions"]["ci95"] for c in columns]),
     ]
     seats = max(len(c["wins"]) for c in columns)
     for i in range(seats):
-        out.append(Row(f"wins P{i + 1}", [c["wins"][i] if i < len(c["wins"]) else None for c in columns], "share"))
+        out.append(Row(f"wins P{i + 1}", [c["wins"][i] if i < len(c["wins"]) else None for c in columns], "share",
+                       [c["wins_ci95"][i] if i < len(c["wins"]) else None for c in columns]))
     if any(c["margin"]["mean"] is not None for c in columns):
-        out.append(Row("winning margin (mean)", [c["margin"]["mean"] for c in columns], "num"))
+        out.append(Row("winning margin (mean)", [c["margin"]["mean"] for c in columns], "num",
+                       [c["margin"]["ci95"] for c in columns]))
     names: dict[str, str] = {}
     for c in columns:
         for n, m in c["measures"].items():
             names.setdefault(n, m["label"])
     for n, label in names.items():
-        out.append(Row(label, [c["measures"][n]["mean"] if n in c["measures"] else None
-                                           for c in columns], "num"))
+        out.append(Row(label, [c["measures"][n]["mean"] if n in c["measures"] else None for c in columns], "num",
+                       [c["measures"][n]["ci95"] if n in c["measures"] else None for c in columns]))
     return out
 
 
-def show(value: Any, kind: str) -> str:
+def show(value: Any, kind: str, ci: list | None = None) -> str:
+    """A value as a table shows it, with its 95% interval when known."""
     if value is None:
         return "-"
     if kind == "share":
-        return f"{value:.1%}"
+        return f"{value:.1%}" + (f" [{ci[0]:.1%}, {ci[1]:.1%}]" if ci else "")
     if kind == "int":
         return str(value)
-    return f"{value:.2f}"
+    return f"{value:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
 def change(a: Any, b: Any, kind: str) -> str:

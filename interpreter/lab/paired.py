@@ -1,18 +1,27 @@
 """Paired statistics for comparing two ways of playing the same games.
 
 Owns: the per-game measures two configurations are compared on (game
-length, each seat's win share, stall and error rates, winning margin), their
-paired differences over common random numbers (the same seeds on both
-sides), normal-approximation confidence intervals with a Bonferroni
-correction over the measures of one comparison (so the chance that a no-op
-is called material stays within the stated level), and the verdict.
+length, each seat's win share, stall and error rates, winning margin, the
+spec's measures), their paired differences over common random numbers (the
+same seeds on both sides), and their intervals, with a Bonferroni correction
+over the measures of one comparison (so the chance that a no-op is called
+material stays within the stated level): for a fixed number of games, or an
+anytime-valid confidence sequence when the lab plays until decided
+(verdicts.py holds the formulas and the three verdicts against a margin).
+
+Two guards against false confidence: a share or rate (bounded by 1) gets one
+pseudo-game each way in its spread, so "no game stalled on either side, in 20
+games" does not read as "the stall rate surely did not change"; and two runs
+whose games are all identical (same summaries, seed by seed) differ by exactly
+zero, with no uncertainty: a reading that changes nothing is shown so at once.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Sequence
+
+from . import verdicts as V
 
 FINISHED, STALLED = "finished", "stalled"
 
@@ -25,6 +34,12 @@ class Interval:
     hi: float
     n: int
     rate: bool  # a share or a rate (precision is absolute), or a length (relative)
+    sd: float = 0.0  # spread of the per-game differences (with the pseudo-games of a rate)
+    alpha: float = 0.05  # the error level of this interval (after Bonferroni)
+    t_star: float | None = None  # set for a confidence sequence (play until decided): where it is tightest
+    margin: float | None = None  # the practical margin, in the measure's unit, once judged
+    verdict: str = ""
+    games_to_decide: int | None = None
 
     @property
     def half(self) -> float:
@@ -40,9 +55,27 @@ class Interval:
             return math.inf if self.mean else 0.0
         return abs(self.mean) / self.half
 
+    def judge(self, margin: float) -> "Interval":
+        """Set the verdict against `margin` and, when undecided, the games that would decide it."""
+        self.margin = margin
+        self.verdict = V.judge(self.lo, self.hi, margin)
+        self.games_to_decide = (V.games_to_decide(self.mean, self.sd, self.n, margin, self.alpha, self.t_star)
+                                if self.verdict == V.UNDECIDED else None)
+        return self
+
+    @property
+    def heading_material(self) -> bool:
+        return self.margin is not None and abs(self.mean) > self.margin
+
     def as_dict(self) -> dict:
-        return {"measure": self.measure, "mean": round(self.mean, 5), "lo": round(self.lo, 5),
-                "hi": round(self.hi, 5), "n": self.n}
+        """For JSON: a bound that is not known yet (too few games) is null, never Infinity."""
+        def num(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+        d = {"measure": self.measure, "mean": self.mean, "lo": num(self.lo), "hi": num(self.hi), "n": self.n,
+             "sd": num(self.sd)}
+        if self.margin is not None:
+            d.update(margin=self.margin, verdict=self.verdict, games_to_decide=self.games_to_decide)
+        return d
 
 
 def _wins(summary: tuple, players: int) -> list[float]:
@@ -62,18 +95,24 @@ def _margin(summary: tuple) -> float | None:
     return top[0] - top[1]
 
 
+winning_margin = _margin  # the first score minus the second, of a finished game (None without scores)
+
+
 def measures(players: int, extra: Sequence[str] = ()) -> list[str]:
     return ["turns"] + [f"win P{k + 1}" for k in range(players)] + ["stalled", "errors", "margin"] + list(extra)
 
 
 def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: float = 0.95,
-            extra: Sequence[str] = ()) -> list[Interval]:
+            extra: Sequence[str] = (), t_star: float | None = None) -> list[Interval]:
     """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order.
 
     `extra` names the spec's own measures (a summary's 8th field), compared over games both sides finished.
+    `t_star`: give confidence sequences (valid however often the games are looked at) tightest near that
+    many games, instead of fixed-sample intervals.
     """
     names = measures(players, extra)
-    z = NormalDist().inv_cdf(1 - (1 - level) / (2 * len(names)))
+    alpha = (1 - level) / len(names)
+    identical = len(base) == len(other) and all(a == b for a, b in zip(base, other))
     diffs: dict[str, list[float]] = {m: [] for m in names}
     for a, b in zip(base, other):
         if a[0] == FINISHED and b[0] == FINISHED:
@@ -95,18 +134,28 @@ def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: 
         if not d:
             continue
         n = len(d)
+        rate = m.startswith("win ") or m in ("stalled", "errors")
         mean = sum(d) / n
-        var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
-        half = z * math.sqrt(var / n)
-        out.append(Interval(m, mean, mean - half, mean + half, n,
-                            m.startswith("win ") or m in ("stalled", "errors")))
+        if identical:
+            sd, half = 0.0, 0.0
+        else:
+            ss = sum((x - mean) ** 2 for x in d)
+            if rate:  # one pseudo-game each way (+1, -1): a rate seen to be 0 in few games is not known to be 0
+                ss += (1 - mean) ** 2 + (-1 - mean) ** 2
+                sd = math.sqrt(ss / (n + 1))
+            else:
+                sd = math.sqrt(ss / (n - 1)) if n > 1 else math.inf
+            half = (V.sequence_half(sd, n, alpha, t_star) if t_star else V.fixed_half(sd, n, alpha))
+        out.append(Interval(m, mean, mean - half, mean + half, n, rate, sd, alpha, t_star))
     return out
 
 
-def verdict(intervals: list[Interval], reached: bool) -> str:
+def verdict(intervals: list[Interval], reached: bool) -> tuple[str, int | None]:
+    """A reading's verdict from its judged intervals (see verdicts.combine), and the games that would decide it."""
     if not reached:
-        return "unreachable"
-    return "material" if any(i.excludes_zero for i in intervals) else "immaterial"
+        return V.UNREACHABLE, None
+    return V.combine([i.verdict for i in intervals], [i.games_to_decide for i in intervals],
+                     [i.heading_material for i in intervals])
 
 
 def impact(intervals: list[Interval]) -> float:

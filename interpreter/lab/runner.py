@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from ..agents.registry import ScriptedAgent, make_agent
 from ..runtime.engine import DEFAULT_BUDGET, Game, Result, Status
+from .estimates import mean_estimate, share_estimate
 from .measures import measure
 from ..runtime.seeds import game_seed
 
@@ -66,7 +67,12 @@ def _summary(r: Result, measures: tuple = ()) -> tuple:
 
 @dataclass(slots=True)
 class Stats:
-    """What a sweep of games measured."""
+    """What a sweep of games measured, with the sums of squares that give every mean its uncertainty.
+
+    A shared win (k winners) credits each winner 1/k of a win, so the seats' win shares add up to the share of
+    finished games somebody won; `draws` counts the finished games with a shared win and `no_winner` those
+    nobody won.
+    """
     players: int
     games: int = 0
     finished: int = 0
@@ -86,30 +92,47 @@ class Stats:
     measure_sums: list[float] = field(default_factory=list)  # over finished games
     measure_min: list[float] = field(default_factory=list)
     measure_max: list[float] = field(default_factory=list)
+    decisions_sq: int = 0
+    wins_sq: list[float] = field(default_factory=list)  # per seat, of the per-game win credit
+    margin_sq: float = 0.0
+    measure_sqs: list[float] = field(default_factory=list)
+    draws: int = 0  # finished games won by two or more seats together
+    no_winner: int = 0  # finished games nobody won
 
     def add(self, s: tuple) -> None:
         status, winners, turns, decisions, scores, reason, seed = s[:7]
         measures = s[7] if len(s) > 7 else ()
         if not self.wins:
             self.wins = [0.0] * self.players
+        if not self.wins_sq:
+            self.wins_sq = [0.0] * self.players
         self.games += 1
         self.decisions += decisions
+        self.decisions_sq += decisions * decisions
         if status == Status.FINISHED:
             self.finished += 1
             self.turns[turns] += 1
             for w in winners:
                 self.wins[w] += 1 / len(winners)
+                self.wins_sq[w] += 1 / len(winners) ** 2
+            if len(winners) > 1:
+                self.draws += 1
+            elif not winners:
+                self.no_winner += 1
             if scores and len(scores) > 1:
                 top = sorted(scores, reverse=True)
                 self.margin_sum += top[0] - top[1]
+                self.margin_sq += (top[0] - top[1]) ** 2
                 self.margin_n += 1
             if measures:
                 if not self.measure_sums:
                     self.measure_sums = [0.0] * len(measures)
+                    self.measure_sqs = [0.0] * len(measures)
                     self.measure_min = list(measures)
                     self.measure_max = list(measures)
                 for i, v in enumerate(measures):
                     self.measure_sums[i] += v
+                    self.measure_sqs[i] += v * v
                     self.measure_min[i] = min(self.measure_min[i], v)
                     self.measure_max[i] = max(self.measure_max[i], v)
         elif status == Status.STALLED:
@@ -138,20 +161,38 @@ class Stats:
             return values[-1]
         finished = max(self.finished, 1)
         total = sum(v * c for v, c in self.turns.items())
+        squares = sum(v * v * c for v, c in self.turns.items())
+        turns_est = mean_estimate(total, squares, n)
+        wins = self.wins or [0.0] * self.players
+        wins_est = [share_estimate(w, self.finished) for w in wins]
+        margin_est = mean_estimate(self.margin_sum, self.margin_sq, self.margin_n)
+        decisions_est = mean_estimate(self.decisions, self.decisions_sq, self.games)
+
+        def measure_entry(i: int, label: str) -> dict:
+            if not self.measure_sums:
+                return {"label": label, "mean": None, "min": None, "max": None, "se": None, "ci95": None}
+            e = mean_estimate(self.measure_sums[i], self.measure_sqs[i], self.finished)
+            return {"label": label, "mean": e["mean"], "min": self.measure_min[i], "max": self.measure_max[i],
+                    "se": e["se"], "ci95": e["ci95"]}
         return {
             "games": self.games, "finished": self.finished, "stalled": self.stalled, "errors": self.errors,
-            "turns": {"mean": round(total / n, 3) if n else 0, "p50": pct(0.5), "p95": pct(0.95),
-                      "max": values[-1] if values else 0},
-            "wins": [round(w / finished, 4) for w in (self.wins or [0.0] * self.players)],
-            "decisions_per_game": round(self.decisions / max(self.games, 1), 2),
-            "margin": {"mean": round(self.margin_sum / self.margin_n, 3) if self.margin_n else None},
+            "turns": {"mean": total / n if n else 0, "p50": pct(0.5), "p95": pct(0.95),
+                      "max": values[-1] if values else 0,
+                      "sd": turns_est["sd"], "se": turns_est["se"], "ci95": turns_est["ci95"]},
+            "wins": [w / finished for w in wins],
+            "wins_se": [e["se"] for e in wins_est],
+            "wins_ci95": [e["ci95"] for e in wins_est],
+            "draws": self.draws, "no_winner": self.no_winner,
+            "wins_credit": "a shared win credits each of its k winners 1/k; shares are of finished games",
+            "stalled_rate": share_estimate(self.stalled, self.games),
+            "errors_rate": share_estimate(self.errors, self.games),
+            "decisions_per_game": self.decisions / max(self.games, 1),
+            "decisions": decisions_est,
+            "margin": {"mean": margin_est["mean"], "se": margin_est["se"], "ci95": margin_est["ci95"]},
             "stalled_seeds": self.stalled_seeds, "stall_reasons": self.stall_reasons,
             "error_samples": [{"seed": s, "reason": r} for s, r in self.error_samples],
-            "measures": {n: {"label": lab,
-                             "mean": round(self.measure_sums[i] / self.finished, 4) if self.measure_sums else None,
-                             "min": self.measure_min[i] if self.measure_sums else None,
-                             "max": self.measure_max[i] if self.measure_sums else None}
-                         for i, (n, lab) in enumerate(zip(self.measure_names, self.measure_labels))},
+            "measures": {name: measure_entry(i, lab)
+                         for i, (name, lab) in enumerate(zip(self.measure_names, self.measure_labels))},
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
         }

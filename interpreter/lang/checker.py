@@ -145,6 +145,8 @@ class Checker:
             self.condition(c, T.BOOL)
         for m in s.measures.values():
             self.condition(m.value, frozenset({T.INT, T.BOOL}))
+        if s.lab is not None:
+            self.lab_settings()
         if s.heuristic:
             self.condition(s.heuristic, T.INT)  # evaluated once per player, with `me` bound to that player
         for ex in s.examples.values():
@@ -281,6 +283,25 @@ class Checker:
         ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
+
+    def lab_settings(self) -> None:
+        """The `lab:` section: margins for measures that exist, with values that read as margins."""
+        from .margins import known_names, parse_margin
+        lab, names = self.spec.lab, known_names(self.spec.measures)
+        for name, (value, span, key_span) in lab.margins.items():
+            if name not in names:
+                self.error("E480", f"no measure '{name}' to set a margin for", key_span,
+                           hint=did_you_mean(name, names) or f"margins are for: {', '.join(names)}")
+                continue
+            try:
+                parse_margin(value)
+            except ValueError as exc:
+                self.error("E481", f"lab.margins.{name}: {exc}", span,
+                           hint="e.g. `wins: 2pt`, `turns: 5%`, `stalled: 0.005`")
+        for seat, (_agent, span) in lab.agents.items():
+            if seat != "all" and not (seat.isdigit() and 1 <= int(seat) <= self.spec.max_players):
+                self.error("E482", f"lab.agents: no seat '{seat}' (all, or 1..{self.spec.max_players})", span,
+                           hint="e.g. `agents: greedy`, or `agents: {all: random, 1: mcts:50}`")
 
     def usage_warnings(self) -> None:
         s = self.spec

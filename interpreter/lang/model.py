@@ -187,6 +187,14 @@ class Measure:
 
 
 @dataclass(slots=True)
+class LabDef:
+    """The spec's `lab:` section: margins of practical equivalence and default lab players (checked later)."""
+    margins: dict[str, tuple[Any, Span | None, Span | None]] = field(default_factory=dict)  # name -> (value, spans)
+    agents: dict[str, tuple[str, Span | None]] = field(default_factory=dict)  # seat (`all`, `1`..) -> agent
+    span: Span | None = None
+
+
+@dataclass(slots=True)
 class Spec:
     doc: Document
     name: str
@@ -222,6 +230,7 @@ class Spec:
     heuristic: Code | None = None  # `heuristics.value`: how good a position is for `me` (bots only)
     skip_if: Code | None = None  # `flow.skip_if`: a player for whom it holds is passed over (out of the round)
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
+    lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -256,6 +265,18 @@ class _Builder:
 
     def span(self, *path: Any, key: bool = False) -> Span | None:
         return self.doc.span(path, key=key)
+
+    def lab(self, lab: dict | None) -> LabDef | None:
+        if lab is None:
+            return None
+        margins = {str(k): (v, self.span("lab", "margins", k), self.span("lab", "margins", k, key=True))
+                   for k, v in (lab.get("margins") or {}).items()}
+        agents = lab.get("agents")
+        if isinstance(agents, str):
+            seats = {"all": (agents, self.span("lab", "agents"))}
+        else:
+            seats = {str(k): (str(v), self.span("lab", "agents", k)) for k, v in (agents or {}).items()}
+        return LabDef(margins, seats, self.span("lab", key=True))
 
     def code(self, path: tuple, kind: str) -> Code | None:
         value = self._get(path)
@@ -393,6 +414,7 @@ class _Builder:
             heuristic=self.code(("heuristics", "value"), "condition"),
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
+            lab=self.lab(d.get("lab")),
         )
         if self.errors:
             raise SpecError(self.errors)
