@@ -13,7 +13,9 @@ with bots replays exactly.
   like).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a new
-  determinization each iteration, children keyed by chooser and option label, UCB
+  determinization each iteration, children keyed by chooser and option label (labels are
+  unique within a decision; the chooser is part of the key because the tree is open loop:
+  after the same moves, different determinizations can put different players next), UCB
   with availability counts, random playouts, and each node's reward the
   win share of the player who chose its move. A playout runs to the end of
   the game, or (the default when the spec has a heuristic or a score) stops
@@ -28,27 +30,13 @@ import math
 import random
 from typing import Any
 
-from .determinize import determinize
+from .determinize import Determinizer
 from ..runtime.engine import State, Status
 from .heuristics import outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
 AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
-
-
-def _keys(labels: list[str], player: int) -> list[str]:
-    """Option identities in the tree: who chooses and the label, numbered when two options read the same.
-
-    The chooser is part of the key because the tree is open loop: after the same moves, different
-    determinizations can put different players (or decisions) next."""
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        k = seen.get(lab, 0)
-        seen[lab] = k + 1
-        out.append(f"{player}|{lab}" if k == 0 else f"{player}|{lab}#{k + 1}")
-    return out
 
 
 class GreedyAgent:
@@ -68,8 +56,9 @@ class GreedyAgent:
         me = state.pplayer
         value = value_function(state.g)
         totals = [0.0] * n
+        dets = Determinizer(state, me)
         for _ in range(self.samples):
-            det = determinize(state, me, self.rng)
+            det = dets.sample(self.rng)
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 s.apply(i)
@@ -82,7 +71,7 @@ class _Node:
     __slots__ = ("children", "visits", "avail", "reward", "player")
 
     def __init__(self, player: int):
-        self.children: dict[str, _Node] = {}
+        self.children: dict[int, dict[str, _Node]] = {}  # chooser -> option label -> child
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
@@ -108,60 +97,87 @@ class MctsAgent:
         self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
+        self.reused = 0  # decisions that started from the subtree kept from the one before
+        self._kept: tuple | None = None  # (game, seed, choices so far, my choice, its subtree)
+
+    def _root(self, state: State) -> _Node:
+        """The subtree of my last move when nothing but chance happened since (my own next decision)."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            g, seed, n, i, node = kept
+            ch = state.choices
+            if state.g is g and state.seed == seed and len(ch) == n and ch[-1] == i and node is not None:
+                self.reused += 1
+                return node
+        return _Node(-1)
 
     def pick(self, state: State) -> int:
         labels = state.labels()
         if len(labels) == 1:
+            self._kept = None
             return 0
         me, rng, c = state.pplayer, self.rng, self.c
+        rnd = rng.random
         depth = self.depth
         if depth < 0:
             g = state.g
             depth = AUTO_DEPTH if g.spec.heuristic is not None or g.score_idx is not None else 0
-        root = _Node(-1)
+        limit = min(depth or self.max_playout, self.max_playout)
+        root = self._root(state)
+        dets = Determinizer(state, me)
+        log, sqrt = math.log, math.sqrt
         for _ in range(self.iterations):
-            s = determinize(state, me, rng)
+            s = dets.sample(rng)
             node, path = root, []
             # selection and expansion
             while s.status is Status.RUNNING:
-                keys = _keys(s.labels(), s.pplayer)
-                untried = [i for i, k in enumerate(keys) if k not in node.children]
+                keys = s.labels()
+                who = s.pplayer
+                kids = node.children.get(who)
+                if kids is None:
+                    kids = node.children[who] = {}
+                untried = [i for i, k in enumerate(keys) if k not in kids]
                 if untried:
-                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    i = untried[int(rnd() * len(untried))] if len(untried) > 1 else untried[0]
                     for k in keys:
-                        ch = node.children.get(k)
+                        ch = kids.get(k)
                         if ch is not None:
                             ch.avail += 1
-                    child = _Node(s.pplayer)
+                    child = _Node(who)
                     child.avail = 1
-                    node.children[keys[i]] = child
-                    s.apply(i)
+                    kids[keys[i]] = child
+                    s.take(i)
+                    s.run()
                     path.append(child)
                     break
                 best_i, best_u = 0, -1.0
                 for j, k in enumerate(keys):
-                    ch = node.children[k]
+                    ch = kids[k]
                     ch.avail += 1
-                    u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    u = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if u > best_u:
                         best_i, best_u = j, u
-                node = node.children[keys[best_i]]
-                s.apply(best_i)
+                node = kids[keys[best_i]]
+                s.take(best_i)
+                s.run()
                 path.append(node)
             # playout
-            steps, limit = 0, min(depth or self.max_playout, self.max_playout)
+            steps = 0
             while s.status is Status.RUNNING and steps < limit:
-                s.apply(rng.randrange(len(s.popts)))
+                s.take(int(rnd() * len(s.popts)))
+                s.run()
                 steps += 1
             reward = outcome(s) if s.status is not Status.RUNNING or not depth else self._judge(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
         self.last_root = root
-        keys = _keys(labels, me)
-        visits = [root.children[k].visits if k in root.children else 0 for k in keys]
+        mine = root.children.get(me, {})
+        visits = [mine[k].visits if k in mine else 0 for k in labels]
         top = max(visits)
-        return visits.index(top)
+        i = visits.index(top)
+        self._kept = (state.g, state.seed, len(state.choices) + 1, i, mine.get(labels[i]))
+        return i
 
     def _judge(self, s: State) -> list[float]:
         value = value_function(s.g)

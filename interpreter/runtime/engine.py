@@ -171,7 +171,7 @@ class Game:
         first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
+            st.cur = st.chance().randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
         ops.append(choose_first)
 
         def given(st, fr):
@@ -319,6 +319,7 @@ def _in_flow(st, fr) -> None:
     raise AssertionError("a turn cycle's step runs in the generated flow, never from the op list")
 
 
+_new_state = object.__new__
 QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
 
 
@@ -367,7 +368,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum")
+                 "rig", "auto", "zsum", "rng_cow")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -376,6 +377,7 @@ class State:
         start = g.start(n)
         self.seats, self.others = start.seats, start.others  # shared by every game with n players: never changed
         self.rng = random.Random(seed)
+        self.rng_cow = False  # rng is shared with a clone (or a seed still to be planted): see chance()
         self.zones: list[list[int]] = [z[:] for z in start.zones]
         self.where = g.start_zone[:]
         self.zsum: list[list[int]] = [r[:] for r in start.zsum]
@@ -672,8 +674,30 @@ class State:
         for c in cards:
             self.move_card(c, dst)
 
+    def chance(self) -> random.Random:
+        """The game's RNG, made this state's own first if a clone shares it (copy on write).
+
+        A clone shares its parent's `random.Random` and both are marked; the first of them to draw copies
+        the generator's state (the other keeps the untouched original), so a clone costs no RNG copy
+        until it meets chance, and the stream each state draws is exactly the one it would draw alone.
+        `rng` may also be an int: a seed planted by `reseed()`, turned into a generator on first use."""
+        if self.rng_cow:
+            old = self.rng
+            if type(old) is int:
+                self.rng = random.Random(old)
+            else:
+                self.rng = random.Random()
+                self.rng.setstate(old.getstate())
+            self.rng_cow = False
+        return self.rng
+
+    def reseed(self, seed: int) -> None:
+        """From here on chance comes from `seed` (for search: a determinized copy's own future)."""
+        self.rng = seed
+        self.rng_cow = True
+
     def shuffle(self, z: int) -> None:
-        self.rng.shuffle(self.zones[z])
+        (self.rng if not self.rng_cow else self.chance()).shuffle(self.zones[z])
         if self.rig is not None:
             self.rig(self, z)
         if self.log is not None:
@@ -705,21 +729,27 @@ class State:
 
     # -- copies and views ----------------------------------------------------------
     def clone(self) -> "State":
-        s = State.__new__(State)
-        for name in State.__slots__:
-            setattr(s, name, getattr(self, name))
-        s.zones = [z[:] for z in self.zones]
+        """An independent copy (without the log and the seated agents); the RNG is shared copy-on-write."""
+        s = _new_state(State)
+        s.g, s.n, s.seed, s.seats, s.others = self.g, self.n, self.seed, self.seats, self.others
+        s.rng = self.rng
+        s.rng_cow = self.rng_cow = True  # whichever of the two draws first copies it (chance())
+        copy = list.copy
+        s.zones = [*map(copy, self.zones)]
         s.where = self.where[:]
-        s.zsum = [z[:] for z in self.zsum]
+        s.zsum = [*map(copy, self.zsum)]
         s.gvars = self.gvars[:]
-        s.pvars = [r[:] for r in self.pvars]
+        s.pvars = [*map(copy, self.pvars)]
         s.tvars = self.tvars[:]
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        s.cur = self.cur
         s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
-        s.choices = self.choices[:]
-        s.winners = self.winners[:]
+        s.pkind, s.pplayer, s.popts, s.pmeta = self.pkind, self.pplayer, self.popts, self.pmeta
+        s.status, s.winners, s.reason = self.status, self.winners[:], self.reason
+        s.turn, s.steps, s.decisions = self.turn, self.steps, self.decisions
         s.log = None
+        s.choices = self.choices[:]
+        s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
+        s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
         return s
 
@@ -731,7 +761,7 @@ class State:
     def fingerprint(self) -> tuple:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
-                self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                self.cur, self.turn, str(self.status), tuple(self.winners), self.chance().getstate(),
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 
