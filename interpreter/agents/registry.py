@@ -94,9 +94,17 @@ def parse_agent(text: str) -> tuple[str, dict]:
     return name, settings
 
 
+_parsed: dict[str, tuple[str, dict]] = {}  # agent text -> (name, settings): a sweep reads each name once
+
+
 def make_agent(text: str, game_seed: int, seat: int):
     """A fresh agent for one seat of one game (seeded from the game's seed and the seat)."""
-    name, settings = parse_agent(text)
+    if text == "random":  # the common case, at the start of every game of a sweep
+        return RandomAgent(game_seed, seat)
+    got = _parsed.get(text)
+    if got is None:
+        got = _parsed[text] = parse_agent(text)
+    name, settings = got
     try:
         return AGENTS[name](game_seed, seat, **settings)
     except ValueError as exc:
