@@ -10,7 +10,11 @@ with bots replays exactly.
 - `greedy` takes the option whose resulting position has the best value
   (the spec's `heuristics.value`, else `end.score`) on average over a few
   determinizations (the same ones for every option, to compare like with
-  like).
+  like). The position is judged once the decider's turn has played out: the
+  decider's own further decisions in the same turn (at most 12) are taken at
+  random, with the same uniforms for every option (`turn=0`: judge at the
+  very next decision, as before; that made greedy cash in at once, e.g.
+  descend at the first card in First in Flight, and lose to random).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a new
   determinization each iteration, children keyed by chooser and option label (labels are
@@ -36,17 +40,21 @@ from .heuristics import outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
+_FOLLOW_UP = 12  # greedy: at most this many of the decider's own further decisions in the turn, played at random
 AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
 
 
 class GreedyAgent:
-    """The option with the best average heuristic value one decision later."""
+    """The option with the best average heuristic value once the decider's turn has played out."""
     name = "greedy"
 
-    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16):
+    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16, turn: int = 1):
         if samples < 1:
             raise ValueError("greedy: samples must be at least 1")
+        if turn not in (0, 1):
+            raise ValueError("greedy: turn must be 1 (play my turn out at random) or 0 (judge one decision later)")
         self.samples = samples
+        self.turn = turn
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
 
     def pick(self, state: State) -> int:
@@ -57,11 +65,22 @@ class GreedyAgent:
         value = value_function(state.g)
         totals = [0.0] * n
         dets = Determinizer(state, me)
+        rnd = self.rng.random
+        turn = state.turn if self.turn else -1
         for _ in range(self.samples):
             det = dets.sample(self.rng)
+            # The same uniforms for every option's follow-up decisions: options are compared on like chances.
+            us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 s.apply(i)
+                if us is not None:
+                    k = 0
+                    # my own further decisions of this turn, at random (stop at the first decision of another seat)
+                    while s.status is Status.RUNNING and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
+                        s.take(int(us[k] * len(s.popts)))
+                        s.run()
+                        k += 1
                 totals[i] += position_value(s, me, value)
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
