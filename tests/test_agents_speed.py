@@ -169,3 +169,23 @@ def test_ray_keeps_at_most_workers_chunks_in_flight(monkeypatch):
             assert got == {k: v for k, v in local.items() if k in got}
     finally:
         runner.use_backend("local")
+
+
+def test_inlined_shuffle_and_random_pick_draw_like_random():
+    """The engine's shuffle and the random agent's pick replay `random.Random` draw for draw."""
+    from interpreter.agents.registry import RandomAgent
+    from interpreter.runtime.seeds import shuffle
+
+    for n in list(range(0, 70)) + [255, 256, 257]:
+        a, b = random.Random(n), random.Random(n)
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        shuffle(b, y)
+        assert x == y and a.getstate() == b.getstate()
+    agent = RandomAgent(17, 2)
+    twin = random.Random(17 * 1000 + 3)
+    fake = types.SimpleNamespace(popts=None)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1, 1, 2] * 20:
+        fake.popts = [None] * n
+        assert agent.pick(fake) == twin.randrange(n)
+    assert agent.rng.getstate() == twin.getstate()

@@ -29,9 +29,17 @@ class RandomAgent:
 
     def __init__(self, game_seed: int, seat: int):
         self.rng = random.Random(agent_seed(game_seed, seat))
+        self.bits = self.rng.getrandbits
 
     def pick(self, state) -> int:
-        return self.rng.randrange(len(state.popts))
+        # rng.randrange(n), draw for draw (the hand-written baselines replay this stream), without its
+        # two Python calls: getrandbits(n.bit_length()) until the value is below n.
+        n = len(state.popts)
+        k = n.bit_length()
+        r = self.bits(k)
+        while r >= n:
+            r = self.bits(k)
+        return r
 
 
 class FirstAgent:

@@ -145,6 +145,13 @@ class MctsAgent:
         root = self._root(state)
         dets = Determinizer(state, me)
         log, sqrt = math.log, math.sqrt
+        playout = _Playout(rnd)
+        seated = [playout] * state.n
+        value = value_function(state.g)
+        tau = self.tau
+
+        def judge(st: State) -> list[float]:
+            return _judge_values([value(st, p) for p in range(st.n)], tau)
         for _ in range(self.iterations):
             s = dets.sample(rng)
             node, path = root, []
@@ -180,13 +187,15 @@ class MctsAgent:
                 s.take(best_i)
                 s.run()
                 path.append(node)
-            # playout
-            steps = 0
-            while s.status is Status.RUNNING and steps < limit:
+            # playout: random decisions taken inside the run (the engine's seated agents), `limit` of them
+            if s.status is Status.RUNNING:
+                playout.left = limit - 1
+                if playout.left > 0:
+                    s.auto = seated
                 s.take(int(rnd() * len(s.popts)))
                 s.run()
-                steps += 1
-            reward = outcome(s) if s.status is not Status.RUNNING or not depth else self._judge(s)
+                s.auto = None
+            reward = outcome(s) if s.status is not Status.RUNNING or not depth else judge(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
@@ -198,9 +207,22 @@ class MctsAgent:
         self._kept = (state.g, state.seed, len(state.choices) + 1, i, mine.get(labels[i]))
         return i
 
-    def _judge(self, s: State) -> list[float]:
-        value = value_function(s.g)
-        return _judge_values([value(s, p) for p in range(s.n)], self.tau)
+
+class _Playout:
+    """The random player of a playout, seated in the state so decisions run inside the engine; after
+    `left` more decisions it unseats itself, and the run pauses at the next one."""
+    __slots__ = ("rnd", "left")
+    name = "playout"
+
+    def __init__(self, rnd):
+        self.rnd = rnd
+        self.left = 0
+
+    def pick(self, state: State) -> int:
+        self.left -= 1
+        if self.left <= 0:
+            state.auto = None
+        return int(self.rnd() * len(state.popts))
 
 
 def _judge_values(values: list[float], tau: float) -> list[float]:

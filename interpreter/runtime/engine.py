@@ -20,6 +20,7 @@ from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from ..lang.kinds import T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
+from .seeds import shuffle as _shuffle
 
 DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
 
@@ -112,6 +113,7 @@ class Game:
         self.props = c.props
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
         self._starts: dict[int, Start] = {}
+        self.param_show: dict[tuple[str, int], T] = {}  # (action, parameter index) -> how its values are shown
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -424,6 +426,8 @@ class State:
     def labels(self) -> list[str]:
         """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
         labels = self._labels()
+        if len(set(labels)) == len(labels):  # the common case: nothing to number
+            return labels
         seen: dict[str, int] = {}
         out = []
         for lab in labels:
@@ -459,11 +463,14 @@ class State:
         return [g.show(x, el) for x in opts]
 
     def _show_param(self, action_name: str, k: int, x: Any) -> str:
-        action = self.g.spec.actions[action_name]
-        code = list(action.params.values())[k]
-        ty = code.ast.ty if code.ast is not None else T.ANY
-        el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
-        return self.g.show(x, el)
+        g = self.g
+        el = g.param_show.get((action_name, k))
+        if el is None:  # once per game, action and parameter: search agents label options all the time
+            code = list(g.spec.actions[action_name].params.values())[k]
+            ty = code.ast.ty if code.ast is not None else T.ANY
+            el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+            g.param_show[(action_name, k)] = el
+        return g.show(x, el)
 
     def _prompt(self) -> str:
         if self.pkind == ACTION:
@@ -697,7 +704,7 @@ class State:
         self.rng_cow = True
 
     def shuffle(self, z: int) -> None:
-        (self.rng if not self.rng_cow else self.chance()).shuffle(self.zones[z])
+        _shuffle(self.rng if not self.rng_cow else self.chance(), self.zones[z])
         if self.rig is not None:
             self.rig(self, z)
         if self.log is not None:
