@@ -5,6 +5,8 @@ Rulewright (this one and, say, /work/main) in alternating rounds, so that both
 sides of every ratio see the same machine load. Each round runs every workload
 once per side, in a fresh child process (`python benchmarks/speed.py --child
 ROOT`) that imports `interpreter` from ROOT; each side keeps its best round.
+Rates are per second of the child's CPU time (`time.process_time`), so other
+load on a shared machine disturbs them less than wall time would.
 
 Workloads (same seeds on both sides; the games themselves may differ where
 agent-side randomness changed, which is why the rates are per decision):
@@ -55,17 +57,18 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
                 return _pick(self, state)
             search.MctsAgent.pick = counting
         try:
-            t0 = time.perf_counter()
+            t0 = clock()
             games = decisions = 0
-            while games == 0 or time.perf_counter() - t0 < seconds:
+            while games == 0 or clock() - t0 < seconds:
                 st = runner.play(game, players, game_seed(1, games), agents)
                 games += 1
                 decisions += st.decisions
-            return games, decisions, counted[0], time.perf_counter() - t0
+            return games, decisions, counted[0], clock() - t0
         finally:
             if count_iterations:
                 search.MctsAgent.pick = pick
 
+    clock = time.process_time  # CPU time of this process: the shared machine's load counts less
     out: dict = {}
     spec = lambda rel: os.path.join(HERE, rel)  # noqa: E731  (the specs of this checkout, on both sides)
     if "greedy4" in only:
@@ -88,10 +91,11 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
         game = gs.load()
         runner.sweep(gs, players, 50, 1, 1, game=game)  # warm up
         best = 0.0
-        t0 = time.perf_counter()
-        while best == 0.0 or time.perf_counter() - t0 < seconds:
-            st = runner.sweep(gs, players, count, 1, 1, game=game)
-            best = max(best, count / st.seconds)
+        t0 = clock()
+        while best == 0.0 or clock() - t0 < seconds:
+            t1 = clock()
+            runner.sweep(gs, players, count, 1, 1, game=game)
+            best = max(best, count / (clock() - t1))
         out[name] = {"rate": best, "unit": "games/s", "games": count}
     return out
 

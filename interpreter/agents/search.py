@@ -24,7 +24,12 @@ with bots replays exactly.
   win share of the player who chose its move. A playout runs to the end of
   the game, or (the default when the spec has a heuristic or a score) stops
   after `depth` random decisions and is judged: the seat(s) with the best
-  heuristic value share the win (or a softmax of the values, with `tau`). Chance
+  heuristic value share the win (or a softmax of the values, with `tau`); a
+  cut where every seat is worth the same goes on for `depth` more decisions
+  (to the end, or `max_playout` in all). The playout's random player is seated
+  in the state, so its decisions run inside the engine. After the decider's
+  own move, with only chance before its next decision, the next search starts
+  from the subtree of that move (after anyone else's move, afresh). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
@@ -149,9 +154,6 @@ class MctsAgent:
         seated = [playout] * state.n
         value = value_function(state.g)
         tau = self.tau
-
-        def judge(st: State) -> list[float]:
-            return _judge_values([value(st, p) for p in range(st.n)], tau)
         for _ in range(self.iterations):
             s = dets.sample(rng)
             node, path = root, []
@@ -187,15 +189,27 @@ class MctsAgent:
                 s.take(best_i)
                 s.run()
                 path.append(node)
-            # playout: random decisions taken inside the run (the engine's seated agents), `limit` of them
-            if s.status is Status.RUNNING:
+            # playout: random decisions taken inside the run (the engine's seated agents), `limit` at a time;
+            # a cut position where every seat is worth the same says nothing, so that playout goes on
+            # (Stunt Academy: victory points move only at an exam), up to max_playout decisions in all
+            played, reward = 0, None
+            while s.status is Status.RUNNING:
                 playout.left = limit - 1
                 if playout.left > 0:
                     s.auto = seated
                 s.take(int(rnd() * len(s.popts)))
                 s.run()
                 s.auto = None
-            reward = outcome(s) if s.status is not Status.RUNNING or not depth else judge(s)
+                played += limit
+                if not depth:  # to the end of the game, or max_playout decisions
+                    break
+                if s.status is Status.RUNNING:
+                    values = [value(s, p) for p in range(s.n)]
+                    if max(values) > min(values) or played >= self.max_playout:
+                        reward = _judge_values(values, tau)
+                        break
+            if reward is None:
+                reward = outcome(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
