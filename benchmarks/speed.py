@@ -11,6 +11,8 @@ load on a shared machine disturbs them less than wall time would.
 Workloads (same seeds on both sides; the games themselves may differ where
 agent-side randomness changed, which is why the rates are per decision):
 - greedy4: greedy in every seat of 4-player STUN (decisions/s)
+- greedy4_t0: the same with `greedy:turn=0`, judged one decision later as the
+  greedy before issue 16 did (a checkout without that setting plays `greedy`)
 - mcts2: mcts (default settings) in seat 1 of 2-player STUN, random elsewhere
   (search iterations/s: decisions with more than one option x iterations)
 - mcts_sa: the same on 3-player Stunt Academy
@@ -34,7 +36,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORKLOADS = ("greedy4", "mcts2", "mcts_sa", "duel", "random4")
+WORKLOADS = ("greedy4", "greedy4_t0", "mcts2", "mcts_sa", "duel", "random4")
 
 
 def _child(root: str, seconds: float, only: list[str]) -> dict:
@@ -75,6 +77,16 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
         g = load_game(spec("games/stun.yaml"))
         n, d, _, s = timed_games(g, 4, {k: "greedy" for k in range(4)})
         out["greedy4"] = {"rate": d / s, "unit": "decisions/s", "games": n}
+    if "greedy4_t0" in only:
+        from interpreter.agents.registry import AgentError, parse_agent
+        try:
+            parse_agent("greedy:turn=0")
+            name = "greedy:turn=0"
+        except AgentError:
+            name = "greedy"
+        g = load_game(spec("games/stun.yaml"))
+        n, d, _, s = timed_games(g, 4, {k: name for k in range(4)})
+        out["greedy4_t0"] = {"rate": d / s, "unit": "decisions/s", "games": n}
     if "mcts2" in only:
         g = load_game(spec("games/stun.yaml"))
         n, d, it, s = timed_games(g, 2, {0: "mcts"}, count_iterations=True)
