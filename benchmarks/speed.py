@@ -16,6 +16,8 @@ agent-side randomness changed, which is why the rates are per decision):
 - mcts2: mcts (default settings) in seat 1 of 2-player STUN, random elsewhere
   (search iterations/s: decisions with more than one option x iterations)
 - mcts_sa: the same on 3-player Stunt Academy
+- mcts_sa_t0: the same with `mcts:tied=0` (a tied cut playout is judged, as
+  before issue 16, instead of playing on; an older checkout plays `mcts`)
 - duel: random play of a two-decision game (tests/specs/duel.yaml) through
   the sweep a `simulate` runs (games/s: the per-game start cost)
 - random4: random play of 4-player STUN through the sweep (games/s)
@@ -36,7 +38,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORKLOADS = ("greedy4", "greedy4_t0", "mcts2", "mcts_sa", "duel", "random4")
+WORKLOADS = ("greedy4", "greedy4_t0", "mcts2", "mcts_sa", "mcts_sa_t0", "duel", "random4")
 
 
 def _child(root: str, seconds: float, only: list[str]) -> dict:
@@ -71,6 +73,15 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
                 search.MctsAgent.pick = pick
 
     clock = time.process_time  # CPU time of this process: the shared machine's load counts less
+    def _known(text: str, fallback: str) -> str:
+        """`text` if this checkout knows its settings, else `fallback` (the older algorithm's name)."""
+        from interpreter.agents.registry import AgentError, parse_agent
+        try:
+            parse_agent(text)
+            return text
+        except AgentError:
+            return fallback
+
     out: dict = {}
     spec = lambda rel: os.path.join(HERE, rel)  # noqa: E731  (the specs of this checkout, on both sides)
     if "greedy4" in only:
@@ -78,12 +89,7 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
         n, d, _, s = timed_games(g, 4, {k: "greedy" for k in range(4)})
         out["greedy4"] = {"rate": d / s, "unit": "decisions/s", "games": n}
     if "greedy4_t0" in only:
-        from interpreter.agents.registry import AgentError, parse_agent
-        try:
-            parse_agent("greedy:turn=0")
-            name = "greedy:turn=0"
-        except AgentError:
-            name = "greedy"
+        name = _known("greedy:turn=0", "greedy")
         g = load_game(spec("games/stun.yaml"))
         n, d, _, s = timed_games(g, 4, {k: name for k in range(4)})
         out["greedy4_t0"] = {"rate": d / s, "unit": "decisions/s", "games": n}
@@ -95,6 +101,10 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
         g = load_game(spec("games/stunt-academy.yaml"))
         n, d, it, s = timed_games(g, 3, {0: "mcts"}, count_iterations=True)
         out["mcts_sa"] = {"rate": it / s, "unit": "iterations/s", "games": n}
+    if "mcts_sa_t0" in only:
+        g = load_game(spec("games/stunt-academy.yaml"))
+        n, d, it, s = timed_games(g, 3, {0: _known("mcts:tied=0", "mcts")}, count_iterations=True)
+        out["mcts_sa_t0"] = {"rate": it / s, "unit": "iterations/s", "games": n}
     for name, rel, players, count in (("duel", "tests/specs/duel.yaml", 2, 20000),
                                       ("random4", "games/stun.yaml", 4, 2000)):
         if name not in only:

@@ -78,7 +78,7 @@ SETTINGS: dict[str, tuple[str | None, dict]] = {
     "random": (None, {}),
     "first": (None, {}),
     "greedy": ("samples", {"samples": 16, "turn": 1}),
-    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0}),
+    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0, "tied": 1}),
 }
 """Agent name -> (the setting a bare number sets, the settings with their defaults)."""
 

@@ -107,7 +107,7 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
-                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0):
+                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0, tied: int = 1):
         if iterations < 1:
             raise ValueError("mcts: iterations must be at least 1")
         if depth < -1 or max_playout < 1:
@@ -119,6 +119,7 @@ class MctsAgent:
         # -1: AUTO_DEPTH when the spec has a heuristic or a score to judge by, else 0
         self.depth = depth
         self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
+        self.tied = tied  # 1: a cut where every seat is worth the same plays on; 0: it is judged (a shared win)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
         self.reused = 0  # decisions that started from the subtree kept from the one before
@@ -205,7 +206,7 @@ class MctsAgent:
                     break
                 if s.status is Status.RUNNING:
                     values = [value(s, p) for p in range(s.n)]
-                    if max(values) > min(values) or played >= self.max_playout:
+                    if max(values) > min(values) or not self.tied or played >= self.max_playout:
                         reward = _judge_values(values, tau)
                         break
             if reward is None:
