@@ -758,6 +758,8 @@ class State:
         s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
         s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
+        for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
+            setattr(s, name, getattr(self, name))
         return s
 
     def save(self) -> dict:
@@ -796,3 +798,11 @@ class State:
     def result(self) -> Result:
         return Result(str(self.status), self.winners[:], self.turn, self.decisions, self.steps, self.scores(),
                       self.reason, self.seed, self.n, self.choices[:])
+
+
+# The slots State.clone() copies by name; any other slot is copied shallow (see clone()).
+_CLONED = frozenset(("g", "n", "seed", "seats", "others", "rng", "rng_cow", "zones", "where", "zsum", "gvars",
+                     "pvars", "tvars", "cur", "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners",
+                     "reason", "turn", "steps", "decisions", "log", "choices", "turn_over", "in_turn", "idle",
+                     "phase", "check", "hook", "quiet", "rig", "auto"))
+_SHALLOW = tuple(n for n in State.__slots__ if n not in _CLONED)
