@@ -1,12 +1,17 @@
-"""How strong the bots are: win share against random agents, per shipped spec.
+"""How strong and how fast the bots are: win share against random agents, per shipped spec.
 
 For every spec in games/ (or those given), one agent plays against random
 agents in all other seats; its seat rotates from game to game so no seat's
 advantage counts for it. It reports the agent's win share (ties split),
-a 95% confidence interval (Wilson score) and what a random agent would
-expect (1/players); and, for mcts, how the share grows with its budget.
-Games are spread over processes with per-game seeds from the master seed,
-so the numbers do not depend on --workers.
+a 95% confidence interval (Wilson score), what a random agent would expect
+(1/players) and a one-sided test of "no better than random" (the p-value of
+the share under a random seat's chance, normal approximation); and, for
+mcts, how the share grows with its budget. Speed, per row: the agent's own
+decisions per second (time inside its `pick`), for mcts its search
+iterations per second (decisions with more than one option x iterations),
+beside a first row of random play (every seat random, decisions/s of whole
+games). Games are spread over processes with per-game seeds from the master
+seed, so the numbers but the timings do not depend on --workers.
 
     python benchmarks/agents.py                         # every spec, default matchups
     python benchmarks/agents.py games/stun.yaml --games 200 --budgets 10,30,100,300 --workers 2
@@ -30,22 +35,59 @@ if ROOT not in sys.path:
 from interpreter.api import load_game  # noqa: E402
 from interpreter.spec.diagnostics import SpecError  # noqa: E402
 from interpreter.runtime.engine import Status  # noqa: E402
-from interpreter.lab.runner import play  # noqa: E402
+from interpreter.lab.runner import make_agents  # noqa: E402
 from interpreter.runtime.seeds import game_seed  # noqa: E402
 
 _games: dict = {}
 
 
-def _one(task: tuple) -> tuple[float, bool, float]:
-    """(the agent's win share, finished, seconds) of one game."""
+class _Timed:
+    """An agent whose picks are counted and timed (and, for mcts, its search iterations)."""
+
+    def __init__(self, inner):
+        self.inner, self.name = inner, inner.name
+        self.picks = self.iterations = 0
+        self.seconds = 0.0
+
+    def pick(self, state) -> int:
+        t0 = time.perf_counter()
+        i = self.inner.pick(state)
+        self.seconds += time.perf_counter() - t0
+        self.picks += 1
+        if self.name == "mcts" and len(state.popts) > 1:
+            self.iterations += self.inner.iterations
+        return i
+
+
+def _one(task: tuple) -> tuple:
+    """(the agent's win share, finished, seconds, its picks, their seconds, its iterations, decisions) of one game."""
     path, players, agent, master, i = task
     if path not in _games:
         _games[path] = load_game(path)
+    game = _games[path]
     seat = i % players
+    seed = game_seed(master, i)
     t0 = time.perf_counter()
-    st = play(_games[path], players, game_seed(master, i), {seat: agent})
+    seated = make_agents({seat: agent}, players, seed)
+    timed = seated[seat] = _Timed(seated[seat])
+    st = game.new_game(players, seed)
+    st.auto = seated  # as runner.play does: the agents decide inside the run
+    while st.status is Status.RUNNING:
+        st.apply(seated[st.pplayer].pick(st))
     share = (1.0 / len(st.winners)) if seat in st.winners else 0.0
-    return share, st.status is Status.FINISHED, time.perf_counter() - t0
+    return (share, st.status is Status.FINISHED, time.perf_counter() - t0, timed.picks, timed.seconds,
+            timed.iterations, st.decisions)
+
+
+def p_not_better(share_sum: float, n: int, p0: float) -> float:
+    """One-sided p-value of "the agent wins no more than a random seat would" (normal approximation).
+
+    Ties give fractional wins, so the variance is estimated from the shares seen, not p0 (1 - p0)."""
+    if n < 2:
+        return 1.0
+    p = share_sum / n
+    sd = math.sqrt(max(p * (1 - p), p0 * (1 - p0)) / n)
+    return 0.5 * math.erfc((p - p0) / sd / math.sqrt(2))
 
 
 def wilson(share_sum: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -66,10 +108,16 @@ def match(pool, path: str, players: int, agent: str, games: int, seed: int) -> d
     wall = time.perf_counter() - t0
     wins = sum(r[0] for r in results)
     lo, hi = wilson(wins, games)
+    picks, pick_s, iters = sum(r[3] for r in results), sum(r[4] for r in results), sum(r[5] for r in results)
+    game_s, decisions = sum(r[2] for r in results), sum(r[6] for r in results)
     return {"spec": path, "players": players, "agent": agent, "games": games, "seed": seed,
             "win_share": round(wins / games, 4), "ci95": [round(lo, 4), round(hi, 4)],
-            "random_expects": round(1 / players, 4), "unfinished": sum(not r[1] for r in results),
-            "seconds_per_game": round(sum(r[2] for r in results) / games, 3), "wall_seconds": round(wall, 1)}
+            "random_expects": round(1 / players, 4), "p_not_better": p_not_better(wins, games, 1 / players),
+            "unfinished": sum(not r[1] for r in results),
+            "seconds_per_game": round(game_s / games, 3), "wall_seconds": round(wall, 1),
+            "decisions_per_second": round(picks / pick_s, 1) if pick_s > 0 else None,
+            "game_decisions_per_second": round(decisions / game_s, 1) if game_s > 0 else None,
+            "iterations_per_second": round(iters / pick_s, 1) if iters and pick_s > 0 else None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,17 +150,23 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             n = args.players or game.spec.min_players
             print(f"\n{game.spec.name} ({rel}), {n} players, {args.games} games per row, seed {args.seed}")
-            print(f"{'agent vs random':<28} {'win share':>9}  {'95% CI':<15} {'random':>6} {'s/game':>7}")
+            print(f"{'agent vs random':<28} {'win share':>9}  {'95% CI':<15} {'random':>6} {'p(<=rnd)':>8} "
+                  f"{'s/game':>7} {'decisions/s':>11} {'iter/s':>8}")
             curve = args.budget_agent.replace(";", ",")
-            rows = [(a, "matchup") for a in agents] + [(curve.format(b), "budget") for b in budgets]
+            rows = [("random", "reference")] + [(a, "matchup") for a in agents] + \
+                [(curve.format(b), "budget") for b in budgets]
             for agent, kind in rows:
-                r = match(pool, path, n, agent, args.games, args.seed)
+                r = match(pool, path, n, agent, args.games if kind != "reference" else max(args.games, 200),
+                          args.seed)
                 r["kind"] = kind
                 out.append(r)
                 ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
+                # random play: decisions/s of whole games (every seat); an agent: its own picks only
+                rate = r["game_decisions_per_second"] if kind == "reference" else r["decisions_per_second"]
+                it = f"{r['iterations_per_second']:>8,.0f}" if r["iterations_per_second"] else f"{'':>8}"
                 print(f"{agent:<28} {r['win_share']:>9.3f}  {ci:<15} {r['random_expects']:>6.3f} "
-                      f"{r['seconds_per_game']:>7.2f}" + (f"  ({r['unfinished']} unfinished)" if r["unfinished"] else ""),
-                      flush=True)
+                      f"{r['p_not_better']:>8.3g} {r['seconds_per_game']:>7.2f} {rate or 0:>11,.0f} {it}"
+                      + (f"  ({r['unfinished']} unfinished)" if r["unfinished"] else ""), flush=True)
     finally:
         if pool:
             pool.close()

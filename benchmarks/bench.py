@@ -32,7 +32,7 @@ if str(ROOT) not in sys.path:
     # Run as `python benchmarks/bench.py`, sys.path holds benchmarks/, not the repo.
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import first_in_flight_handwritten, stun_handwritten, stunt_academy_handwritten  # noqa: E402
+from benchmarks import first_in_flight_handwritten, stun_handwritten, stun_lean, stunt_academy_handwritten  # noqa: E402
 
 Baseline = Callable[..., dict]
 
@@ -46,11 +46,14 @@ class Benchmark:
     baseline: Baseline  # play(n_players, seed, **options, readings=...) -> dict
     options: dict[str, Any] = field(default_factory=dict)
     readings: dict[str, str] = field(default_factory=dict)
+    same_games: bool = True  # False: a baseline with its own random streams, compared by statistics, not seed by seed
 
 
 # Add a game here: its spec, its hand-written play function, the options to run.
 BENCHMARKS: tuple[Benchmark, ...] = (
     Benchmark("stun", "games/stun.yaml", stun_handwritten.play, {"win_chips": 5}),
+    # The honest reference: random play written for speed (benchmarks/stun_lean.py), statistically the same games.
+    Benchmark("stun-lean", "games/stun.yaml", stun_lean.play, {"win_chips": 5}, same_games=False),
     Benchmark("stunt-academy", "games/stunt-academy.yaml", stunt_academy_handwritten.play),
     Benchmark("first-in-flight", "games/first-in-flight.yaml", first_in_flight_handwritten.play),
     Benchmark("fif-stunt-pack", "games/first-in-flight-stunt-pack.yaml", first_in_flight_handwritten.play_stunt_pack),
@@ -85,6 +88,7 @@ class Row:
     load_seconds: float | None = None
     mismatches: int | None = None
     first_mismatch: dict | None = None
+    statistics: str | None = None  # a baseline with its own streams: both sides' mean turns and decisions
 
     def ratio(self) -> float | None:
         if self.hand.error or self.interp.error or not self.interp.results:
@@ -143,8 +147,15 @@ def _record(side: Side, seconds: float, results: list[tuple]) -> None:
         side.decisions = sum(r[3] for r in results)
 
 
-def _compare(row: Row, seeds: list[int]) -> None:
+def _compare(row: Row, seeds: list[int], same_games: bool = True) -> None:
     if row.hand.error or row.interp.error or not row.interp.results:
+        return
+    if not same_games:
+        def means(results: list[tuple]) -> str:
+            k = len(results)
+            return f"turns {sum(r[2] for r in results) / k:.1f}, decisions {sum(r[3] for r in results) / k:.1f}"
+        row.statistics = (f"own random streams, so compared by means (tests/test_stun_lean.py tests them): "
+                          f"hand-written {means(row.hand.results)}; interpreter {means(row.interp.results)}")
         return
     keys = ("status", "winners", "turns", "decisions")
     bad = [i for i, (h, t) in enumerate(zip(row.hand.results, row.interp.results)) if h != t]
@@ -188,7 +199,7 @@ def run(
                     _record(row.interp, *_run_interp(play_random, game, players, seeds))
                 except Exception as exc:
                     row.interp.error = f"play_random failed: {type(exc).__name__}: {exc}"
-        _compare(row, seeds)
+        _compare(row, seeds, bench.same_games)
         rows.append(row)
     return rows
 
@@ -233,6 +244,8 @@ def _print_table(rows: list[Row], games: int, players: int, master: int, rounds:
             console.print(f"{row.name}: load_game took {row.load_seconds:.3f} s (not in games/s)")
         if row.first_mismatch is not None:
             console.print(f"[yellow]{row.name}: first differing game[/yellow] {row.first_mismatch}")
+        if row.statistics is not None:
+            console.print(f"{row.name}: {row.statistics}")
 
 
 def _parse_value(text: str) -> Any:
@@ -275,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     options = {k: _parse_value(v) for k, v in _pairs(args.option, "--option").items()}
     readings = _pairs(args.reading, "--reading")
     benches = [
-        Benchmark(b.name, b.spec, b.baseline, {**b.options, **options}, {**b.readings, **readings})
+        Benchmark(b.name, b.spec, b.baseline, {**b.options, **options}, {**b.readings, **readings}, b.same_games)
         for b in BENCHMARKS
         if args.game is None or b.name in args.game
     ]
@@ -309,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
                     "ratio": row.ratio(),
                     "mismatches": row.mismatches,
                     "first_mismatch": row.first_mismatch,
+                    "statistics": row.statistics,
                 }
                 for row, bench in zip(rows, benches)
             ],

@@ -195,10 +195,15 @@ def test_strength_benchmark_runs(tmp_path, capsys):
     assert mod.main([STUN, "--games", "2", "--agents", "greedy:1", "--budgets", "2", "--workers", "1",
                      "--json", str(out)]) == 0
     rows = json.loads(out.read_text())
-    assert [r["agent"] for r in rows] == ["greedy:1", "mcts:2"]
+    assert [r["agent"] for r in rows] == ["random", "greedy:1", "mcts:2"]
     assert all(0 <= r["ci95"][0] <= r["win_share"] <= r["ci95"][1] <= 1 for r in rows)
+    assert rows[0]["game_decisions_per_second"] > 0 and rows[1]["decisions_per_second"] > 0
+    assert rows[2]["iterations_per_second"] > 0 and rows[1]["iterations_per_second"] is None
+    assert 0 <= rows[1]["p_not_better"] <= 1
     assert "win share" in capsys.readouterr().out
     assert mod.wilson(50, 100) == pytest.approx((0.404, 0.596), abs=1e-3)
+    assert mod.p_not_better(50, 100, 0.5) == pytest.approx(0.5)
+    assert mod.p_not_better(70, 100, 0.5) < 1e-4 < 0.99 < mod.p_not_better(30, 100, 0.5)
 
 
 @pytest.mark.parametrize("agent", ["greedy:2", "mcts:8"])

@@ -34,3 +34,10 @@ def test_ray_results_equal_local(local_ray):
     on_ray = _run("--backend", "ray")
     use_backend("local")
     assert on_ray == local
+
+
+def test_ray_workers_are_tasks_in_flight_and_change_nothing(local_ray):
+    local = _run()
+    on_ray = _run("--backend", "ray", "--workers", "2")
+    use_backend("local")
+    assert on_ray == local

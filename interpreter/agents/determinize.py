@@ -1,12 +1,21 @@
 """Determinization: a full game state consistent with what one player knows.
 
 Owns: which zones a player cannot see (visibility `hidden`, and `owner`
-zones of other seats), and `determinize(state, player, rng)`, a clone in
-which every card of those zones is re-dealt at random among them (each
-zone keeps its size) and whose RNG is re-seeded, so future chance is not
-the true game's either. The result depends only on `state.view(player)`
-and `rng`: the cards to re-deal are pooled in a canonical order before the
-shuffle, so the true arrangement of hidden cards cannot leak through.
+zones of other seats), and re-dealing them: `Determinizer(state, player)`
+does the work one decision needs once (one clone of the state, the pooled
+unseen cards in a canonical order, the zones they fill), and each
+`sample(rng)` is then a clone of that base in which the unseen cards are
+re-dealt at random among those zones (each keeps its size) and whose future
+chance is re-seeded from `rng`, so it is not the true game's either.
+`determinize(state, player, rng)` is one sample. A sample depends only on
+`state.view(player)` and `rng`: the pool is sorted before the deal, so the
+true arrangement of hidden cards cannot leak through.
+
+The deal sorts the pool by one `rng.random()` key per card (a uniform
+permutation, about twice as fast as `random.shuffle`); a sample's own RNG
+is planted as a seed (`State.reseed`) and only built if the sample meets
+chance. When all unseen cards lie in one zone (a draw pile) only their order
+changes, so card positions and zone sums need no update.
 
 What it deliberately does not model: what a player remembers of cards that
 went out of sight (a card seen in the row and later discarded face down is
@@ -16,44 +25,73 @@ rule (a rule that remembers a hidden card by id still sees that id).
 from __future__ import annotations
 
 import random
+from weakref import WeakKeyDictionary
 
 from ..runtime.engine import Game, State
 
+_unseen: "WeakKeyDictionary[Game, dict]" = WeakKeyDictionary()
+
 
 def unseen_zones(game: Game, players: int, player: int) -> list[int]:
-    """Zone ids whose cards `player` cannot see, in zone-id order."""
-    out = []
-    for zid in range(game.S + game.P * players):
-        if zid < game.S:
-            vis, owner = game.zone_vis[("shared", zid)], None
-        else:
-            owner, k = divmod(zid - game.S, game.P)
-            vis = game.zone_vis[("player", k)]
-        if vis == "hidden" or vis == "owner" and owner != player:
-            out.append(zid)
-    return out
+    """Zone ids whose cards `player` cannot see, in zone-id order (computed once per game and seat)."""
+    per_game = _unseen.get(game)
+    if per_game is None:
+        per_game = _unseen[game] = {}
+    key = (players, player)
+    if key not in per_game:
+        out = []
+        for zid in range(game.S + game.P * players):
+            if zid < game.S:
+                vis, owner = game.zone_vis[("shared", zid)], None
+            else:
+                owner, k = divmod(zid - game.S, game.P)
+                vis = game.zone_vis[("player", k)]
+            if vis == "hidden" or vis == "owner" and owner != player:
+                out.append(zid)
+        per_game[key] = out
+    return per_game[key]
+
+
+class Determinizer:
+    """Samples of one state as one player sees it (see the module docstring)."""
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved")
+
+    def __init__(self, state: State, player: int):
+        self.base = state.clone()
+        self.player = player
+        zones = [z for z in unseen_zones(state.g, state.n, player) if state.zones[z]]
+        self.zones = zones
+        self.sizes = [len(state.zones[z]) for z in zones]
+        self.pool = sorted(c for z in zones for c in state.zones[z])
+        self.moved = len(zones) > 1  # cards can change zones: positions and zone sums must follow
+
+    def sample(self, rng: random.Random) -> State:
+        s = self.base.clone()
+        if self.zones:
+            rnd = rng.random
+            pool = sorted(self.pool, key=lambda _c: rnd())
+            if not self.moved:
+                s.zones[self.zones[0]] = pool
+            else:
+                at = 0
+                where, zsum, tables = s.where, s.zsum, s.g.sum_tables
+                for z, k in zip(self.zones, self.sizes):
+                    part = pool[at:at + k]
+                    at += k
+                    s.zones[z] = part
+                    for c in part:
+                        where[c] = z
+                    for j, t in enumerate(tables):
+                        zsum[j][z] = sum(map(t.__getitem__, part))
+        s.reseed(rng.getrandbits(64))
+        s.scripted = None  # an example's scripted dice are future chance too
+        _redraw_hidden_choices(s, self.player, rng)
+        return s
 
 
 def determinize(state: State, player: int, rng: random.Random) -> State:
     """A clone of `state` that `player` cannot tell from the real one."""
-    s = state.clone()
-    zones = unseen_zones(s.g, s.n, player)
-    if zones:
-        pool = sorted(c for z in zones for c in s.zones[z])
-        rng.shuffle(pool)
-        at = 0
-        for z in zones:
-            k = len(s.zones[z])
-            part = pool[at:at + k]
-            at += k
-            s.zones[z] = part
-            for c in part:
-                s.where[c] = z
-        s.resum()
-    s.rng = random.Random(rng.getrandbits(64))
-    s.scripted = None  # an example's scripted dice are future chance too
-    _redraw_hidden_choices(s, player, rng)
-    return s
+    return Determinizer(state, player).sample(rng)
 
 
 def _redraw_hidden_choices(s: State, player: int, rng: random.Random) -> None:

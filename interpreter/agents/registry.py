@@ -29,9 +29,17 @@ class RandomAgent:
 
     def __init__(self, game_seed: int, seat: int):
         self.rng = random.Random(agent_seed(game_seed, seat))
+        self.bits = self.rng.getrandbits
 
     def pick(self, state) -> int:
-        return self.rng.randrange(len(state.popts))
+        # rng.randrange(n), draw for draw (the hand-written baselines replay this stream), without its
+        # two Python calls: getrandbits(n.bit_length()) until the value is below n.
+        n = len(state.popts)
+        k = n.bit_length()
+        r = self.bits(k)
+        while r >= n:
+            r = self.bits(k)
+        return r
 
 
 class FirstAgent:
@@ -71,9 +79,9 @@ AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mc
 SETTINGS: dict[str, tuple[str | None, dict]] = {
     "random": (None, {}),
     "first": (None, {}),
-    "greedy": ("samples", {"samples": 16}),
+    "greedy": ("samples", {"samples": 16, "turn": 1}),
+    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0, "tied": 1}),
     "cautious": ("samples", {"samples": 4}),
-    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0}),
 }
 """Agent name -> (the setting a bare number sets, the settings with their defaults)."""
 
@@ -97,9 +105,17 @@ def parse_agent(text: str) -> tuple[str, dict]:
     return name, settings
 
 
+_parsed: dict[str, tuple[str, dict]] = {}  # agent text -> (name, settings): a sweep reads each name once
+
+
 def make_agent(text: str, game_seed: int, seat: int):
     """A fresh agent for one seat of one game (seeded from the game's seed and the seat)."""
-    name, settings = parse_agent(text)
+    if text == "random":  # the common case, at the start of every game of a sweep
+        return RandomAgent(game_seed, seat)
+    got = _parsed.get(text)
+    if got is None:
+        got = _parsed[text] = parse_agent(text)
+    name, settings = got
     try:
         return AGENTS[name](game_seed, seat, **settings)
     except ValueError as exc:

@@ -10,15 +10,26 @@ with bots replays exactly.
 - `greedy` takes the option whose resulting position has the best value
   (the spec's `heuristics.value`, else `end.score`) on average over a few
   determinizations (the same ones for every option, to compare like with
-  like).
+  like). The position is judged once the decider's turn has played out: the
+  decider's own further decisions in the same turn (at most 12) are taken at
+  random, with the same uniforms for every option (`turn=0`: judge at the
+  very next decision, as before; that made greedy cash in at once, e.g.
+  descend at the first card in First in Flight, and lose to random).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
   Whitehouse 2012): one tree over the decider's information sets, a new
-  determinization each iteration, children keyed by chooser and option label, UCB
+  determinization each iteration, children keyed by chooser and option label (labels are
+  unique within a decision; the chooser is part of the key because the tree is open loop:
+  after the same moves, different determinizations can put different players next), UCB
   with availability counts, random playouts, and each node's reward the
   win share of the player who chose its move. A playout runs to the end of
   the game, or (the default when the spec has a heuristic or a score) stops
   after `depth` random decisions and is judged: the seat(s) with the best
-  heuristic value share the win (or a softmax of the values, with `tau`). Chance
+  heuristic value share the win (or a softmax of the values, with `tau`); a
+  cut where every seat is worth the same goes on for `depth` more decisions
+  (to the end, or `max_playout` in all). The playout's random player is seated
+  in the state, so its decisions run inside the engine. After the decider's
+  own move, with only chance before its next decision, the next search starts
+  from the subtree of that move (after anyone else's move, afresh). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
@@ -28,37 +39,27 @@ import math
 import random
 from typing import Any
 
-from .determinize import determinize
+from .determinize import Determinizer
 from ..runtime.engine import State, Status
 from .heuristics import outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
+_FOLLOW_UP = 12  # greedy: at most this many of the decider's own further decisions in the turn, played at random
 AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
 
 
-def _keys(labels: list[str], player: int) -> list[str]:
-    """Option identities in the tree: who chooses and the label, numbered when two options read the same.
-
-    The chooser is part of the key because the tree is open loop: after the same moves, different
-    determinizations can put different players (or decisions) next."""
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        k = seen.get(lab, 0)
-        seen[lab] = k + 1
-        out.append(f"{player}|{lab}" if k == 0 else f"{player}|{lab}#{k + 1}")
-    return out
-
-
 class GreedyAgent:
-    """The option with the best average heuristic value one decision later."""
+    """The option with the best average heuristic value once the decider's turn has played out."""
     name = "greedy"
 
-    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16):
+    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16, turn: int = 1):
         if samples < 1:
             raise ValueError("greedy: samples must be at least 1")
+        if turn not in (0, 1):
+            raise ValueError("greedy: turn must be 1 (play my turn out at random) or 0 (judge one decision later)")
         self.samples = samples
+        self.turn = turn
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
 
     def pick(self, state: State) -> int:
@@ -68,11 +69,23 @@ class GreedyAgent:
         me = state.pplayer
         value = value_function(state.g)
         totals = [0.0] * n
+        dets = Determinizer(state, me)
+        rnd = self.rng.random
+        turn = state.turn if self.turn else -1
         for _ in range(self.samples):
-            det = determinize(state, me, self.rng)
+            det = dets.sample(self.rng)
+            # The same uniforms for every option's follow-up decisions: options are compared on like chances.
+            us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 s.apply(i)
+                if us is not None:
+                    k = 0
+                    # my own further decisions of this turn, at random (stop at the first decision of another seat)
+                    while s.status is Status.RUNNING and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
+                        s.take(int(us[k] * len(s.popts)))
+                        s.run()
+                        k += 1
                 totals[i] += position_value(s, me, value)
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
@@ -82,7 +95,7 @@ class _Node:
     __slots__ = ("children", "visits", "avail", "reward", "player")
 
     def __init__(self, player: int):
-        self.children: dict[str, _Node] = {}
+        self.children: dict[int, dict[str, _Node]] = {}  # chooser -> option label -> child
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
@@ -94,7 +107,7 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
-                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0):
+                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0, tied: int = 1):
         if iterations < 1:
             raise ValueError("mcts: iterations must be at least 1")
         if depth < -1 or max_playout < 1:
@@ -106,66 +119,125 @@ class MctsAgent:
         # -1: AUTO_DEPTH when the spec has a heuristic or a score to judge by, else 0
         self.depth = depth
         self.tau = tau  # judging a cut playout: 0 = the heuristic leader(s) win, else softmax(value / tau)
+        self.tied = tied  # 1: a cut where every seat is worth the same plays on; 0: it is judged (a shared win)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
+        self.reused = 0  # decisions that started from the subtree kept from the one before
+        self._kept: tuple | None = None  # (game, seed, choices so far, my choice, its subtree)
+
+    def _root(self, state: State) -> _Node:
+        """The subtree of my last move when nothing but chance happened since (my own next decision)."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            g, seed, n, i, node = kept
+            ch = state.choices
+            if state.g is g and state.seed == seed and len(ch) == n and ch[-1] == i and node is not None:
+                self.reused += 1
+                return node
+        return _Node(-1)
 
     def pick(self, state: State) -> int:
         labels = state.labels()
         if len(labels) == 1:
+            self._kept = None
             return 0
         me, rng, c = state.pplayer, self.rng, self.c
+        rnd = rng.random
         depth = self.depth
         if depth < 0:
             g = state.g
             depth = AUTO_DEPTH if g.spec.heuristic is not None or g.score_idx is not None else 0
-        root = _Node(-1)
+        limit = min(depth or self.max_playout, self.max_playout)
+        root = self._root(state)
+        dets = Determinizer(state, me)
+        log, sqrt = math.log, math.sqrt
+        playout = _Playout(rnd)
+        seated = [playout] * state.n
+        value = value_function(state.g)
+        tau = self.tau
         for _ in range(self.iterations):
-            s = determinize(state, me, rng)
+            s = dets.sample(rng)
             node, path = root, []
             # selection and expansion
             while s.status is Status.RUNNING:
-                keys = _keys(s.labels(), s.pplayer)
-                untried = [i for i, k in enumerate(keys) if k not in node.children]
+                keys = s.labels()
+                who = s.pplayer
+                kids = node.children.get(who)
+                if kids is None:
+                    kids = node.children[who] = {}
+                untried = [i for i, k in enumerate(keys) if k not in kids]
                 if untried:
-                    i = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                    i = untried[int(rnd() * len(untried))] if len(untried) > 1 else untried[0]
                     for k in keys:
-                        ch = node.children.get(k)
+                        ch = kids.get(k)
                         if ch is not None:
                             ch.avail += 1
-                    child = _Node(s.pplayer)
+                    child = _Node(who)
                     child.avail = 1
-                    node.children[keys[i]] = child
-                    s.apply(i)
+                    kids[keys[i]] = child
+                    s.take(i)
+                    s.run()
                     path.append(child)
                     break
                 best_i, best_u = 0, -1.0
                 for j, k in enumerate(keys):
-                    ch = node.children[k]
+                    ch = kids[k]
                     ch.avail += 1
-                    u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    u = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                     if u > best_u:
                         best_i, best_u = j, u
-                node = node.children[keys[best_i]]
-                s.apply(best_i)
+                node = kids[keys[best_i]]
+                s.take(best_i)
+                s.run()
                 path.append(node)
-            # playout
-            steps, limit = 0, min(depth or self.max_playout, self.max_playout)
-            while s.status is Status.RUNNING and steps < limit:
-                s.apply(rng.randrange(len(s.popts)))
-                steps += 1
-            reward = outcome(s) if s.status is not Status.RUNNING or not depth else self._judge(s)
+            # playout: random decisions taken inside the run (the engine's seated agents), `limit` at a time;
+            # a cut position where every seat is worth the same says nothing, so that playout goes on
+            # (Stunt Academy: victory points move only at an exam), up to max_playout decisions in all
+            played, reward = 0, None
+            while s.status is Status.RUNNING:
+                playout.left = limit - 1
+                if playout.left > 0:
+                    s.auto = seated
+                s.take(int(rnd() * len(s.popts)))
+                s.run()
+                s.auto = None
+                played += limit
+                if not depth:  # to the end of the game, or max_playout decisions
+                    break
+                if s.status is Status.RUNNING:
+                    values = [value(s, p) for p in range(s.n)]
+                    if max(values) > min(values) or not self.tied or played >= self.max_playout:
+                        reward = _judge_values(values, tau)
+                        break
+            if reward is None:
+                reward = outcome(s)
             for nd in path:
                 nd.visits += 1
                 nd.reward += reward[nd.player]
         self.last_root = root
-        keys = _keys(labels, me)
-        visits = [root.children[k].visits if k in root.children else 0 for k in keys]
+        mine = root.children.get(me, {})
+        visits = [mine[k].visits if k in mine else 0 for k in labels]
         top = max(visits)
-        return visits.index(top)
+        i = visits.index(top)
+        self._kept = (state.g, state.seed, len(state.choices) + 1, i, mine.get(labels[i]))
+        return i
 
-    def _judge(self, s: State) -> list[float]:
-        value = value_function(s.g)
-        return _judge_values([value(s, p) for p in range(s.n)], self.tau)
+
+class _Playout:
+    """The random player of a playout, seated in the state so decisions run inside the engine; after
+    `left` more decisions it unseats itself, and the run pauses at the next one."""
+    __slots__ = ("rnd", "left")
+    name = "playout"
+
+    def __init__(self, rnd):
+        self.rnd = rnd
+        self.left = 0
+
+    def pick(self, state: State) -> int:
+        self.left -= 1
+        if self.left <= 0:
+            state.auto = None
+        return int(self.rnd() * len(state.popts))
 
 
 def _judge_values(values: list[float], tau: float) -> list[float]:

@@ -225,7 +225,8 @@ def _show_fault(game, st, agents: dict) -> bool:
 @players_opt
 @click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
 @seed_opt
-@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True, help="Processes to use.")
+@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes to use; with --backend ray, chunks of games running at once on the cluster.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
 @click.option("--address", default=None, help="Ray cluster address (e.g. auto, ray://host:10001); none starts a local Ray.")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import multiprocessing as mp
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -261,21 +261,31 @@ def require_ray():
     return ray
 
 
-def _map_ray(tasks: list, address: str | None) -> Iterable:
+def _map_ray(tasks: list, address: str | None, in_flight: int) -> Iterable:
+    """Chunks on Ray, at most `in_flight` of them submitted and unfinished at any time (`--workers`)."""
     ray = require_ray()
     if not ray.is_initialized():
         # An address joins a running cluster ("auto", "ray://host:10001"); none starts a local Ray.
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
                  include_dashboard=False, configure_logging=False)
     remote = ray.remote(_run_chunk)
-    futures = [remote.remote(t) for t in tasks]
-    for f in futures:  # in order: the same results as a local run
-        yield ray.get(f)
+    pending: deque = deque()
+    todo = iter(tasks)
+    for t in todo:
+        pending.append(remote.remote(t))
+        if len(pending) >= in_flight:
+            break
+    while pending:
+        done = ray.get(pending.popleft())  # in order: the same results as a local run
+        for t in todo:  # one finished, one more in flight
+            pending.append(remote.remote(t))
+            break
+        yield done
 
 
 def _map(tasks: list, workers: int) -> Iterable:
     if _backend.kind == "ray":
-        yield from _map_ray(tasks, _backend.address)
+        yield from _map_ray(tasks, _backend.address, max(1, workers))
         return
     if workers <= 1:
         yield from map(_run_chunk, tasks)

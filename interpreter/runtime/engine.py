@@ -20,6 +20,7 @@ from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from ..lang.kinds import T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
+from .seeds import shuffle as _shuffle
 
 DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
 
@@ -112,6 +113,7 @@ class Game:
         self.props = c.props
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
         self._starts: dict[int, Start] = {}
+        self.param_show: dict[tuple[str, int], T] = {}  # (action, parameter index) -> how its values are shown
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -174,7 +176,7 @@ class Game:
         first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.rng.randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
+            st.cur = st.chance().randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
         ops.append(choose_first)
 
         def given(st, fr):
@@ -329,6 +331,7 @@ def _in_flow(st, fr) -> None:
     raise AssertionError("a turn cycle's step runs in the generated flow, never from the op list")
 
 
+_new_state = object.__new__
 QUIET_ROUNDS = 50  # rounds without a single decision before a game counts as stalled
 
 
@@ -377,7 +380,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted")
+                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -386,6 +389,7 @@ class State:
         start = g.start(n)
         self.seats, self.others = start.seats, start.others  # shared by every game with n players: never changed
         self.rng = random.Random(seed)
+        self.rng_cow = False  # rng is shared with a clone (or a seed still to be planted): see chance()
         self.zones: list[list[int]] = [z[:] for z in start.zones]
         self.where = g.start_zone[:]
         self.zsum: list[list[int]] = [r[:] for r in start.zsum]
@@ -441,6 +445,8 @@ class State:
     def labels(self) -> list[str]:
         """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
         labels = self._labels()
+        if len(set(labels)) == len(labels):  # the common case: nothing to number
+            return labels
         seen: dict[str, int] = {}
         out = []
         for lab in labels:
@@ -476,10 +482,13 @@ class State:
         return [self.card_text(x, el) for x in opts]
 
     def _show_param(self, action_name: str, k: int, x: Any) -> str:
-        action = self.g.spec.actions[action_name]
-        code = list(action.params.values())[k]
-        ty = code.ast.ty if code.ast is not None else T.ANY
-        el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        g = self.g
+        el = g.param_show.get((action_name, k))
+        if el is None:  # once per game, action and parameter: search agents label options all the time
+            code = list(g.spec.actions[action_name].params.values())[k]
+            ty = code.ast.ty if code.ast is not None else T.ANY
+            el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+            g.param_show[(action_name, k)] = el
         return self.card_text(x, el)
 
     def _prompt(self) -> str:
@@ -745,8 +754,30 @@ class State:
         for c in cards:
             self.move_card(c, dst)
 
+    def chance(self) -> random.Random:
+        """The game's RNG, made this state's own first if a clone shares it (copy on write).
+
+        A clone shares its parent's `random.Random` and both are marked; the first of them to draw copies
+        the generator's state (the other keeps the untouched original), so a clone costs no RNG copy
+        until it meets chance, and the stream each state draws is exactly the one it would draw alone.
+        `rng` may also be an int: a seed planted by `reseed()`, turned into a generator on first use."""
+        if self.rng_cow:
+            old = self.rng
+            if type(old) is int:
+                self.rng = random.Random(old)
+            else:
+                self.rng = random.Random()
+                self.rng.setstate(old.getstate())
+            self.rng_cow = False
+        return self.rng
+
+    def reseed(self, seed: int) -> None:
+        """From here on chance comes from `seed` (for search: a determinized copy's own future)."""
+        self.rng = seed
+        self.rng_cow = True
+
     def shuffle(self, z: int) -> None:
-        self.rng.shuffle(self.zones[z])
+        _shuffle(self.rng if not self.rng_cow else self.chance(), self.zones[z])
         if self.rig is not None:
             self.rig(self, z)
         if self.log is not None:
@@ -778,24 +809,32 @@ class State:
 
     # -- copies and views ----------------------------------------------------------
     def clone(self) -> "State":
-        s = State.__new__(State)
-        for name in State.__slots__:
-            setattr(s, name, getattr(self, name))
-        s.zones = [z[:] for z in self.zones]
+        """An independent copy (without the log and the seated agents); the RNG is shared copy-on-write."""
+        s = _new_state(State)
+        s.g, s.n, s.seed, s.seats, s.others = self.g, self.n, self.seed, self.seats, self.others
+        s.rng = self.rng
+        s.rng_cow = self.rng_cow = True  # whichever of the two draws first copies it (chance())
+        copy = list.copy
+        s.zones = [*map(copy, self.zones)]
         s.where = self.where[:]
-        s.zsum = [z[:] for z in self.zsum]
+        s.zsum = [*map(copy, self.zsum)]
         s.gvars = self.gvars[:]
-        s.pvars = [r[:] for r in self.pvars]
+        s.pvars = [*map(copy, self.pvars)]
         s.tvars = self.tvars[:]
-        s.rng = random.Random()
-        s.rng.setstate(self.rng.getstate())
+        s.cur = self.cur
         s.stack = [[f[0], f[1], f[2][:]] for f in self.stack]
-        s.choices = self.choices[:]
-        s.winners = self.winners[:]
-        if self.scripted is not None:
-            s.scripted = self.scripted[:]
+        s.pkind, s.pplayer, s.popts, s.pmeta = self.pkind, self.pplayer, self.popts, self.pmeta
+        s.status, s.winners, s.reason = self.status, self.winners[:], self.reason
+        s.turn, s.steps, s.decisions = self.turn, self.steps, self.decisions
+        s.moved = {}
+        s.scripted = self.scripted[:] if self.scripted is not None else None
         s.log = None
+        s.choices = self.choices[:]
+        s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
+        s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
+        for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
+            setattr(s, name, getattr(self, name))
         return s
 
     def save(self) -> dict:
@@ -806,7 +845,7 @@ class State:
     def fingerprint(self) -> tuple:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
-                self.cur, self.turn, str(self.status), tuple(self.winners), self.rng.getstate(),
+                self.cur, self.turn, str(self.status), tuple(self.winners), self.chance().getstate(),
                 (self.nxt, self.order, self.skips),
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
@@ -835,3 +874,11 @@ class State:
     def result(self) -> Result:
         return Result(str(self.status), self.winners[:], self.turn, self.decisions, self.steps, self.scores(),
                       self.reason, self.seed, self.n, self.choices[:])
+
+
+# The slots State.clone() copies by name; any other slot is copied shallow (see clone()).
+_CLONED = frozenset(("g", "n", "seed", "seats", "others", "rng", "rng_cow", "zones", "where", "zsum", "gvars",
+                     "pvars", "tvars", "cur", "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners",
+                     "reason", "turn", "steps", "decisions", "log", "choices", "turn_over", "in_turn", "idle",
+                     "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted"))
+_SHALLOW = tuple(n for n in State.__slots__ if n not in _CLONED)

@@ -19,3 +19,20 @@ def game_seed(master: int, index: int) -> int:
 def agent_seed(game: int, seat: int) -> int:
     """The seed of the random agent at `seat` (0-based) in a game with seed `game`."""
     return game * 1000 + seat + 1
+
+
+def shuffle(rng, x: list) -> None:
+    """`rng.shuffle(x)`, draw for draw (the same permutation and the same stream after it), inlined.
+
+    `random.Random.shuffle` picks each swap with `_randbelow(i + 1)`, which draws `getrandbits(k)` with
+    k = (i + 1).bit_length() until the value is below i + 1; doing the same here, without two Python
+    calls per card, makes a 52-card shuffle about twice as fast (tests/test_agents_speed.py checks
+    it against `random.Random.shuffle`)."""
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]

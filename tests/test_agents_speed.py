@@ -1,0 +1,191 @@
+"""The machinery that makes search agents fast keeps the games they see exact.
+
+Copy-on-write RNG in `State.clone` (a clone and its parent draw the same streams they would draw alone),
+a clone that copies every slot, one `Determinizer` per decision, MCTS keeping its subtree across the
+decider's own consecutive decisions, and Ray running at most `--workers` chunks at once. Speed itself is
+measured in benchmarks/ (speed.py, agents.py), never here.
+"""
+import random
+import sys
+import types
+
+import pytest
+
+from interpreter.agents.determinize import Determinizer, determinize
+from interpreter.agents.search import MctsAgent
+from interpreter.lab import runner
+from interpreter.lab.runner import play
+from interpreter.runtime.engine import State, Status
+from interpreter.runtime.pipeline import load_game
+
+STUN = "games/stun.yaml"
+
+
+def _midgame(spec=STUN, players=4, seed=3, moves=30):
+    game = load_game(spec)
+    st = game.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if st.status is not Status.RUNNING:
+            break
+        st.apply(rng.randrange(len(st.popts)))
+    return game, st
+
+
+def _finish(st, seed):
+    rng = random.Random(seed)
+    while st.status is Status.RUNNING:
+        st.apply(rng.randrange(len(st.popts)))
+    return st.fingerprint(), st.choices[:]
+
+
+def test_clone_copies_every_slot():
+    _game, st = _midgame()
+    twin = st.clone()
+    for name in State.__slots__:
+        assert hasattr(twin, name), f"clone() does not set State.{name}: add it to clone()"
+    assert twin.fingerprint() == st.fingerprint()
+    assert twin.log is None and twin.auto is None
+
+
+@pytest.mark.parametrize("first", ["parent", "clone"])
+def test_parent_and_clone_draw_their_own_streams(first):
+    """Whichever of the two meets chance first, both play exactly the game they would play alone."""
+    _game, st = _midgame()
+    alone = st.clone()
+    alone.chance()  # its own generator from the start
+    expected = _finish(alone, 11)
+    twin = st.clone()
+    a, b = (st, twin) if first == "parent" else (twin, st)
+    assert _finish(a, 11) == expected
+    assert _finish(b, 11) == expected
+
+
+def test_clone_chains_share_until_used():
+    _game, st = _midgame()
+    c1 = st.clone()
+    c2 = c1.clone()
+    assert c1.rng is st.rng and c2.rng is st.rng  # no copy yet
+    expected = _finish(st.clone(), 5)
+    assert _finish(c2, 5) == expected
+    assert _finish(st, 5) == expected
+    assert _finish(c1, 5) == expected
+
+
+def test_reseed_plants_a_seed_used_on_first_chance():
+    _game, st = _midgame()
+    a, b = st.clone(), st.clone()
+    a.reseed(42)
+    b.rng = random.Random(42)
+    b.rng_cow = False
+    assert _finish(a, 3) == _finish(b, 3)
+
+
+def test_samples_of_a_determinizer_are_consistent_deals():
+    game, st = _midgame("tests/specs/hands.yaml", players=3, moves=4)
+    me = st.pplayer
+    d = Determinizer(st, me)
+    rng = random.Random(1)
+    deals = set()
+    for _ in range(20):
+        s = d.sample(rng)
+        assert s.view(me) == st.view(me)
+        assert all(s.where[c] == z for z, cards in enumerate(s.zones) for c in cards)
+        kept = s.zsum
+        s.resum()
+        assert s.zsum == kept
+        deals.add(tuple(map(tuple, s.zones)))
+    assert len(deals) > 1
+    assert determinize(st, me, random.Random(1)).zones == Determinizer(st, me).sample(random.Random(1)).zones
+
+
+def test_mcts_keeps_its_subtree_on_its_own_next_decision():
+    game = load_game(STUN)
+    agent = MctsAgent(5, 0, iterations=20)
+    other = runner.make_agent("random", 5, 1)
+    st = game.new_game(2, 5)
+    while st.status is Status.RUNNING:
+        st.apply((agent if st.pplayer == 0 else other).pick(st))
+    assert agent.reused > 0  # STUN: a turn is several flips in a row
+
+
+def test_mcts_reuses_only_the_subtree_of_the_move_it_took():
+    _game, st = _midgame(players=2, moves=7)
+    while len(st.popts) < 2:
+        st.apply(0)
+    me = st.pplayer
+    agent = MctsAgent(9, me, iterations=30)
+    i = agent.pick(st)
+    kept = agent._kept
+    assert kept is not None and kept[4] is agent.last_root.children[me][st.labels()[i]]
+    mine = st.clone()
+    mine.apply(i)
+    assert agent._root(mine) is kept[4]
+    agent._kept = kept
+    if len(st.popts) > 1:  # another move: a fresh tree
+        elsewhere = st.clone()
+        elsewhere.apply((i + 1) % len(st.popts))
+        assert agent._root(elsewhere) is not kept[4]
+    agent._kept = kept
+    later = mine.clone()
+    if later.status is Status.RUNNING:
+        later.apply(0)  # someone decided in between: a fresh tree
+        assert agent._root(later) is not kept[4]
+
+
+def test_bots_still_replay_exactly():
+    game = load_game(STUN)
+    seats = {0: "greedy:4", 1: "mcts:10"}
+    a = play(game, 3, 12, seats)
+    b = play(game, 3, 12, seats)
+    assert a.choices == b.choices and a.winners == b.winners
+
+
+def test_ray_keeps_at_most_workers_chunks_in_flight(monkeypatch):
+    """`--workers` with Ray: how many chunks run at once (a stand-in Ray records it)."""
+    state = {"live": 0, "peak": 0}
+
+    class Ref:
+        def __init__(self, value):
+            self.value = value
+            state["live"] += 1
+            state["peak"] = max(state["peak"], state["live"])
+
+    fake = types.SimpleNamespace(
+        is_initialized=lambda: True,
+        remote=lambda f: types.SimpleNamespace(remote=lambda t: Ref(f(t))),
+        get=lambda ref: (state.__setitem__("live", state["live"] - 1), ref.value)[1])
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    gs = runner.GameSpec(STUN)
+    local = runner.sweep(gs, 3, 40, 4, 1).as_dict()
+    runner.use_backend("ray")
+    try:
+        for workers in (1, 3):
+            state["peak"] = 0
+            got = runner.sweep(gs, 3, 40, 4, workers).as_dict()
+            assert state["peak"] == workers
+            for k in ("seconds", "games_per_second"):
+                got.pop(k), local.pop(k, None)
+            assert got == {k: v for k, v in local.items() if k in got}
+    finally:
+        runner.use_backend("local")
+
+
+def test_inlined_shuffle_and_random_pick_draw_like_random():
+    """The engine's shuffle and the random agent's pick replay `random.Random` draw for draw."""
+    from interpreter.agents.registry import RandomAgent
+    from interpreter.runtime.seeds import shuffle
+
+    for n in list(range(0, 70)) + [255, 256, 257]:
+        a, b = random.Random(n), random.Random(n)
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        shuffle(b, y)
+        assert x == y and a.getstate() == b.getstate()
+    agent = RandomAgent(17, 2)
+    twin = random.Random(17 * 1000 + 3)
+    fake = types.SimpleNamespace(popts=None)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 100, 1, 1, 2] * 20:
+        fake.popts = [None] * n
+        assert agent.pick(fake) == twin.randrange(n)
+    assert agent.rng.getstate() == twin.getstate()
