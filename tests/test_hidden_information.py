@@ -84,6 +84,9 @@ def test_no_seat_is_shown_a_card_it_may_not_see(path):
     for players in sorted({game.spec.min_players, game.spec.max_players}):
         for seed in (1, 2):
             checked += _check_game(path, players, seed)
+    if not game.card_label:  # a game without cards (Kalah, Can't Stop) has no card to hide
+        assert checked == 0
+        return
     assert checked > 50  # the narration did name cards: the test looked at something
 
 

@@ -109,7 +109,9 @@ class LabReport:
         for a in d["ambiguities"]:
             readings = [Reading(a["ambiguity"], r["interpretation"], r["description"], r["verdict"],
                                 impact(r["impact"]), [interval(x) for x in r["differences"]], r["reached"],
-                                r.get("games_to_decide"), r.get("identical", False)) for r in a["interpretations"]]
+                                contradicts_text=r.get("contradicts_text", False),
+                                games_to_decide=r.get("games_to_decide"), identical=r.get("identical", False))
+                        for r in a["interpretations"]]
             ambs.append(AmbiguityResult(a["ambiguity"], a["quote"], a["default"], readings, a["verdict"],
                                         impact(a["impact"]), a.get("games_to_decide")))
         return cls(d["spec"], d["players"], d["seed"], d["games"], d["baseline"], ambs, d["confidence"],

@@ -255,7 +255,7 @@ def random_number(st, lo: int, hi: int) -> int:
         if not lo <= v <= hi:
             raise RuleError(f"the example's next roll is {v}, but this roll gives {lo} to {hi}")
         return v
-    return st.rng.randint(lo, hi)
+    return st.chance().randint(lo, hi)  # copy-on-write: a clone may share the RNG
 
 
 def roll_dice(st, n: int, sides: int) -> list[int]:
