@@ -79,7 +79,16 @@ def spec_fields() -> Iterator[tuple[str, str, bool, str]]:
         req = set(node.get("required", []))
         for k, sub in node.get("properties", {}).items():
             yield from walk(sub, f"{path}.{k}" if path else k, k in req, depth + 1)
+        for alt in node.get("oneOf", []) + node.get("anyOf", []):  # a mapping form of a field (`{from, to}`)
+            alt = _resolve(alt, root)
+            if path and alt.get("type") == "object" and alt.get("properties"):
+                req_a = set(alt.get("required", []))
+                for k, sub in alt["properties"].items():
+                    yield from walk(sub, f"{path}.{k}", k in req_a, depth + 1)
         extra = node.get("additionalProperties")
+        if isinstance(extra, dict) and not extra.get("properties") and any(
+                _resolve(a, root).get("properties") for a in extra.get("oneOf", []) + extra.get("anyOf", [])):
+            yield from walk(extra, f"{path}.NAME", False, depth + 1)
         if isinstance(extra, dict) and (extra.get("properties") or extra.get("$ref") or extra.get("type") == "object"):
             sub = _resolve(extra, root)
             if sub.get("properties") or sub.get("additionalProperties"):
