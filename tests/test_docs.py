@@ -232,7 +232,8 @@ def _codes(e: dict, text: str) -> tuple[list[str], list]:
             game = load_game(path, budget=e.get("budget", 200_000))
             fault = locate(game, play(game, e["players"], e["seed"]))
             return [d.code for d in static] + ([fault.diagnostic().code] if fault else []), static
-        found = lint(path, e["players"], e["games"], 1, {}, {})
+        # random players find what these snippets show; careful ones would only add search time
+        found = lint(path, e["players"], e["games"], 1, {}, {}, also=())
         return [d.code for d in found], static
 
 
