@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from .determinize import determinize
+from .determinize import Determinizer
 from .heuristics import position_value, value_function
 from ..runtime.engine import State
 from ..runtime.seeds import agent_seed
@@ -39,8 +39,9 @@ class CautiousAgent:
         me = state.pplayer
         value = value_function(state.g)
         worst = [float("inf")] * n
+        dets = Determinizer(state, me)  # one decision's re-deal work, shared by its samples (as greedy does)
         for _ in range(self.samples):
-            det = determinize(state, me, self.rng)
+            det = dets.sample(self.rng)
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 s.apply(i)
