@@ -183,3 +183,21 @@ def test_run_as_seat_narrates_one_seats_view_and_the_log_keeps_everything(tmp_pa
     assert '"hidden"' in log.read_text()
     bad = CliRunner().invoke(cli, ["run", "games/stunt-academy.yaml", "-p", "3", "--as-seat", "4"])
     assert bad.exit_code == 2 and "the game has 3 players" in bad.output
+
+
+def test_a_card_played_face_up_is_no_secret_in_its_choice():
+    """Love Letter: "play: Baron" is judged where the Baron ends up (face up), not where it lay (a hand)."""
+    game = load_game("games/love_letter.yaml")
+    played = 0
+    for seed in range(1, 6):
+        st = game.new_game(2, seed, log=True)
+        rng = random.Random(seed)
+        while st.status is Status.RUNNING:
+            st.apply(rng.randrange(len(st.popts)))
+        for seat in (0, 1):
+            for full, shown in zip(st.log, seat_events(st.log, game, 2, seat)):
+                if full["e"] == "choice" and full["choice"].startswith("play: "):
+                    assert shown["choice"] == full["choice"], (seed, seat, full)
+                    played += 1
+    assert played > 5
+    # what stays in a hand stays secret: the kept card of Stunt Academy is still hidden (test above)

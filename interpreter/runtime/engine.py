@@ -380,7 +380,8 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow")
+                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow",
+                 "chosen")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -424,6 +425,7 @@ class State:
         # and a logged game remembers where each card moved from since the last decision.
         self.marking = False
         self.moved: dict[int, int] = {}
+        self.chosen: tuple[dict, list[int]] | None = None  # the last choice's event and its secret cards
         # Who plays next (turn order statements): a chosen seat (-1: none), the direction, seats to skip.
         self.nxt = -1
         self.order = 1
@@ -546,9 +548,11 @@ class State:
             marked = self._labels()[i]
         finally:
             self.marking = False
-        hidden = secret_spans(self, marked)
+        cards: list[int] = []
+        hidden = secret_spans(self, marked, cards)
         self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts),
                    **({"hidden": hidden} if hidden else {}))
+        self.chosen = (self.log[-1], cards) if hidden else None  # widened as its cards move (redact.widen)
         self.moved = {}  # a new step: what a seat saw move before this choice is behind it
 
     def card_text(self, v: Any, ty: T) -> str:
@@ -731,6 +735,9 @@ class State:
         moved = self.moved
         for c in cards:
             moved.setdefault(c, src)  # the first place it left in this step
+        if self.chosen is not None:
+            from .redact import widen, zone_seers
+            widen(self.chosen[0], self.chosen[1], cards, zone_seers(g, dst, self.n), self.n)
         self.event("move", cards=[g.card_label[c] for c in cards], src=g.zone_name(src), dst=g.zone_name(dst))
 
     def move_zone(self, src: int, dst: int) -> None:
@@ -827,6 +834,7 @@ class State:
         s.status, s.winners, s.reason = self.status, self.winners[:], self.reason
         s.turn, s.steps, s.decisions = self.turn, self.steps, self.decisions
         s.moved = {}
+        s.chosen = None
         s.scripted = self.scripted[:] if self.scripted is not None else None
         s.log = None
         s.choices = self.choices[:]

@@ -14,6 +14,9 @@ by construction rather than by the wording of a spec:
   (visibility `public`, or `owner` and the seat owns it), or if it left such a
   zone since the last decision (the seat watched it go: a card taken from the
   open row into a hand is no secret, the card a player keeps in his hand is);
+- a choice is judged when it is made and widened as its cards move until the
+  next decision (`widen`): "play: Guard" is no secret once the Guard lies
+  face up on the table;
 - `seat_events` replaces each span a seat may not see with "a hidden card",
   and the cards of a `move` between zones the seat cannot see with
   "a hidden card" each.
@@ -75,15 +78,42 @@ def card_seers(st: "State", card: int) -> frozenset[int]:
     return seers if src is None else seers | zone_seers(st.g, src, st.n)
 
 
-def secret_spans(st: "State", marked: str) -> list[list]:
-    """[start, end, seats that may see it] of each card in `marked` that some seat may not see."""
+def secret_spans(st: "State", marked: str, cards: list[int] | None = None) -> list[list]:
+    """[start, end, seats that may see it] of each card in `marked` that some seat may not see.
+
+    With `cards`, the id of each such card is appended to it, span for span (see `widen`)."""
     _plain, spans = unmark(marked)
     out = []
     for start, end, card in spans:
         seers = card_seers(st, card)
         if len(seers) < st.n:
             out.append([start, end, sorted(seers)])
+            if cards is not None:
+                cards.append(card)
     return out
+
+
+def widen(event: dict, cards: list[int], moved: list[int], seers: frozenset[int], players: int) -> None:
+    """Let the seats that watch `moved` cards arrive (`seers`) read them in a choice `event` too.
+
+    A choice is judged where its cards lie when it is made; a card then played face up (moved
+    into a zone everyone sees) was no secret, so its span is dropped, and a card passed to
+    another hand may be read by its new owner too. `cards` holds the card of each span."""
+    hidden = event.get("hidden")
+    if not hidden:
+        return
+    keep, kept_cards = [], []
+    for span, card in zip(hidden, cards):
+        if card in moved:
+            span = [span[0], span[1], sorted(set(span[2]) | seers)]
+        if len(span[2]) < players:
+            keep.append(span)
+            kept_cards.append(card)
+    cards[:] = kept_cards
+    if keep:
+        event["hidden"] = keep
+    else:
+        del event["hidden"]
 
 
 def redact_text(text: str, hidden: list | None, seat: int | None) -> str:
