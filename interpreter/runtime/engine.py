@@ -375,6 +375,18 @@ class Cycle:
         raise RuleError(f"an action with more than {MAX_OPTIONS:,} choices of its parameters")
 
 
+def numbered(labels: list[str]) -> list[str]:
+    """The labels made unique: a repeated label gets ' (2)', ' (3)' ..."""
+    if len(set(labels)) == len(labels):  # the common case: nothing to number
+        return labels
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
+    return out
+
+
 class State:
     """Everything that changes during one game."""
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
@@ -446,15 +458,7 @@ class State:
 
     def labels(self) -> list[str]:
         """Readable labels of the pending options, unique (a repeated label gets ' (2)', ' (3)' ...)."""
-        labels = self._labels()
-        if len(set(labels)) == len(labels):  # the common case: nothing to number
-            return labels
-        seen: dict[str, int] = {}
-        out = []
-        for lab in labels:
-            seen[lab] = seen.get(lab, 0) + 1
-            out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
-        return out
+        return numbered(self._labels())
 
     def _labels(self) -> list[str]:
         g = self.g

@@ -303,6 +303,15 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                 return view(t)
         return respond(request, {"id": request.path_params["gid"], **await work(do)})
 
+    def keep_log(s, logged: LoggedGame) -> str:
+        """Put a log on the session's slider (the oldest goes past the session's limit); its id."""
+        lid = secrets.token_hex(8)
+        with state.lock:
+            s.logs[lid] = logged
+            while len(s.logs) > lim.logs_per_session:
+                s.logs.popitem(last=False)
+        return lid
+
     async def replay_game(request: Request) -> Response:
         """A finished game, or a game of bots only, onto the log slider (a person's game in play would
         show the other seats' cards)."""
@@ -312,11 +321,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
             if t.s.persons and t.st.status is Status.RUNNING:
                 raise Bad(403, "a game with people can be stepped through once it is over")
             logged = LoggedGame(f"game {request.path_params['gid']}", t.s.spec, t.g, t.s, t.st.choices[:], None)
-        lid = secrets.token_hex(8)
-        with state.lock:
-            s.logs[lid] = logged
-            while len(s.logs) > lim.logs_per_session:
-                s.logs.popitem(last=False)
+        lid = keep_log(s, logged)
         return respond(request, {"id": lid, **logged.summary()}, 201)
 
     async def save_game(request: Request) -> Response:
@@ -349,11 +354,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
             raise Bad(400, "the log is not UTF-8 text") from None
         name = (request.query_params.get("name") or "uploaded log")[:120]
         logged = await work(parse_log, name, text, specs, state.game, lim.log_choices)
-        lid = secrets.token_hex(8)
-        with state.lock:
-            s.logs[lid] = logged
-            while len(s.logs) > lim.logs_per_session:
-                s.logs.popitem(last=False)
+        lid = keep_log(s, logged)
         return respond(request, {"id": lid, **logged.summary()}, 201)
 
     async def list_logs(request: Request) -> Response:

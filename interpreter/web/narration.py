@@ -33,7 +33,7 @@ from typing import Any
 
 from ..cli.narrate import narrate
 from ..compile.compiler import ACTION
-from ..runtime.redact import HIDDEN, seat_events
+from ..runtime.redact import HIDDEN, seat_events, zone_seers
 
 SPECTATOR = -1  # a viewer who holds no seat: sees the public zones only
 EVERYONE = -2   # the designer reading a full log: sees every zone
@@ -87,10 +87,9 @@ def visible_labels(state, viewer: int) -> set[str]:
 def visible_to_each(state, viewers: list[int]) -> dict[int, set[str]]:
     """`visible_labels` for several viewers in one pass over the zones (the table asks at every step).
 
-    It reads the zones' visibility as `State.view` does; tests/test_web_tables.py checks that the two
-    agree on every position of whole games."""
-    g = state.g
-    labels = g.card_label
+    It reads the zones' visibility as the redaction does (`redact.zone_seers`); tests/test_web_tables.py
+    checks that it agrees with `State.view` on every position of whole games."""
+    labels = state.g.card_label
     public: set[str] = set()
     owned: list[set[str]] = [set() for _ in range(state.n)]
     everything: set[str] = set()
@@ -99,15 +98,12 @@ def visible_to_each(state, viewers: list[int]) -> dict[int, set[str]]:
             continue
         names = [labels[c] for c in z]
         everything.update(names)
-        if zid < g.S:
-            vis, owner = g.zone_vis[("shared", zid)], None
-        else:
-            owner, k = divmod(zid - g.S, g.P)
-            vis = g.zone_vis[("player", k)]
-        if vis == "public":
+        seers = zone_seers(state.g, zid, state.n)
+        if len(seers) == state.n:
             public.update(names)
-        elif vis == "owner":
-            owned[owner].update(names)
+        else:
+            for seat in seers:
+                owned[seat].update(names)
     return {v: everything if v == EVERYONE else public | owned[v] if 0 <= v < state.n else set(public)
             for v in viewers}
 

@@ -24,7 +24,7 @@ from typing import Any
 from ..agents.registry import make_agent
 from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
-from ..runtime.engine import Game, IllegalChoice, SetupError, Status
+from ..runtime.engine import Game, IllegalChoice, SetupError, Status, numbered
 from ..runtime.seeds import game_seed
 from ..runtime.redact import seat_labels
 from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
@@ -277,16 +277,6 @@ def _counters(table: Table, view: dict) -> dict:
             "players": players}
 
 
-def _unique(labels: list[str]) -> list[str]:
-    """Labels made unique again after redaction (two hidden cards: "(hidden card)", "(hidden card) (2)")."""
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        out.append(lab if seen[lab] == 1 else f"{lab} ({seen[lab]})")
-    return out
-
-
 def _log(lines: list[dict]) -> dict:
     """The log with each rulebook sentence sent once: `rules` lists them, a line's `rule` is an index."""
     rules: dict[str, int] = {}
@@ -317,7 +307,7 @@ def seat_json(table: Table, viewer: int) -> dict:
             dec = st.decision()
             seen = visible_labels(st, viewer)
             prompt, *options = seat_texts([dec.prompt, *seat_labels(st, viewer)], g, viewer, seen)
-            options = _unique(options)
+            options = numbered(options)
             d.update(prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
                 with _whynot_lock:
