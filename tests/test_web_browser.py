@@ -9,6 +9,7 @@ $RULEWRIGHT_SCREENS). Skipped, with the reason, where /usr/bin/chromium or playw
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -178,6 +179,10 @@ def test_the_lab_runs_from_the_page_and_shows_its_report(page, tmp_path):
     page.click("#lab-start")
     page.wait_for_selector("#lab-report:not([hidden])", timeout=120_000)
     assert "done: 60 of 60" in page.inner_text("#lab-count")
+    settings = page.inner_text("#lab-settings")
+    assert "null" not in settings and "max_games" not in settings  # an unset setting is left out
+    assert re.search(r"seconds: \d+(\.\d{1,4})? s", settings), settings  # rounded, with its unit
+    assert "wins \u00b10.02" in page.inner_text("#lab-margins")
     sections = page.locator("section.ambiguity")
     assert sorted(s.get_attribute("data-ambiguity") for s in sections.all()) == ["lost_chips", "win_timing"]
     assert page.locator("section.ambiguity .verdict").count() >= 4  # each ambiguity and each reading

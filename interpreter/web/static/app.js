@@ -198,6 +198,7 @@ function fmt(v) {
   if (v === false) return "no";
   if (Array.isArray(v)) return v.join(", ");
   if (v !== null && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${fmt(x)}`).join(", ");
+  if (typeof v === "number" && !Number.isInteger(v)) return String(+v.toPrecision(4));
   return String(v);
 }
 
@@ -452,9 +453,13 @@ function renderReport(job) {
   const r = job.report;
   const box = $("lab-report");
   box.hidden = false;
-  const top = Object.entries(r).filter(([k, v]) => k !== "ambiguities" && k !== "baseline" && (typeof v !== "object" || v === null));
+  // the run's settings: unset ones (null) left out, numbers rounded, each margin as it was set
+  const top = Object.entries(r).filter(([k, v]) => k !== "ambiguities" && k !== "baseline" && v !== null && typeof v !== "object");
+  const margins = Object.entries(r.margins || {}).map(([k, m]) => el("span", { class: "kv" }, `${k} \u00b1`,
+    el("b", { text: m.relative ? `${m.set} (${fmt(m.value)})` : fmt(m.value) })));
   box.replaceChildren(el("h2", { text: `What each reading of ${r.spec} changes` }),
-    el("p", {}, top.map(([k, v]) => el("span", { class: "kv" }, `${k}: `, el("b", { text: fmt(v) })))),
+    el("p", { id: "lab-settings" }, top.map(([k, v]) => el("span", { class: "kv" }, `${k}: `, el("b", { text: k === "seconds" ? `${fmt(v)} s` : fmt(v) })))),
+    ...(margins.length ? [el("p", { id: "lab-margins" }, "Margins: ", margins)] : []),
     el("h3", { text: "Default readings" }), fieldTable([r.baseline]));
   if (job.note) box.append(el("p", { class: "note", text: job.note }));
   const summary = r.ambiguities.map((a) => Object.fromEntries(Object.entries(a).filter(([k, v]) => typeof v !== "object" || v === null)));
