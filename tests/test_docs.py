@@ -227,6 +227,9 @@ def _codes(e: dict, text: str) -> tuple[list[str], list]:
         path = os.path.join(tmp, "spec.yaml")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
+        if e.get("rulebook"):  # the rulebook the snippet quotes (its `game.rulebook.source`), beside it
+            with open(os.path.join(tmp, "rulebook.txt"), "w", encoding="utf-8") as fh:
+                fh.write(e["rulebook"])
         static = analyse(path, text).diagnostics
         if e["stage"] == "run":
             game = load_game(path, budget=e.get("budget", 200_000))

@@ -285,7 +285,12 @@ def diagnostics_page() -> str:
                                                       f"{e.get('games')}`",
                "run": f"`rulewright run -p {e.get('players')} --seed {e.get('seed')}"
                       + (f" --budget {e['budget']}`" if e.get("budget") else "`")}[e["stage"]]
-        out += [f"Reported by {how}.", "", "Bad:", "", "```yaml", f"# expect: {code}", e["bad"].rstrip(), "```", "",
+        out += [f"Reported by {how}.", ""]
+        if e.get("why"):
+            out += [e["why"], ""]
+        if e.get("rulebook"):
+            out += ["Beside the spec, `rulebook.txt`:", "", "```text", e["rulebook"].rstrip(), "```", ""]
+        out += ["Bad:", "", "```yaml", f"# expect: {code}", e["bad"].rstrip(), "```", "",
                 "Fixed:", "", "```yaml", e["fixed"].rstrip(), "```", ""]
     return "\n".join(out) + "\n"
 
