@@ -188,6 +188,8 @@ class PyGen:
             return str(int(e.ref[1]))
         if kind == "const":  # a list constant (a number or a text is folded); a copy, so rules cannot change it
             return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
+        if kind == "board":  # the board's geometry (interpreter/lang/boards.py), from the compiler's table
+            return self.k(self.comp.boards[e.ref[1]])
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:
@@ -208,6 +210,8 @@ class PyGen:
             return f"{self.k(self.comp.props[e.name])}[{obj}]"
         if kind == "ctype":
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
+        if kind == "cell":
+            return f"({obj}).{'row' if e.name == 'row' else 'column'}"
         return None
 
     def x_Index(self, e: N.Index) -> str | None:
