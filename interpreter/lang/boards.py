@@ -23,6 +23,7 @@ import itertools
 from typing import Any, Iterator
 
 from . import nodes as N
+from . import builtins as _builtins
 from .builtins import Builtin, RuleError
 from .kinds import T
 
@@ -275,6 +276,8 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "`count([x in line(c, \"right\", 4) where mine[x]]) == 4`.",
             'line(cell(grid, 1, 1), "down right", 3)', _b_line, min_args=2),
 ]}
+
+_builtins.BUILTINS.update(BOARD_BUILTINS)
 
 
 # -- static checks (the checker calls these) ---------------------------------------------------------

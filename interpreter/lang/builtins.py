@@ -438,6 +438,6 @@ NAMESPACES = {
     "turn": "a turn variable (`turn.flips`)",
 }
 
-# The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py.
-from .boards import BOARD_BUILTINS  # noqa: E402  (boards.py builds on Builtin above)
-BUILTINS.update(BOARD_BUILTINS)
+# The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
+# which adds them to BUILTINS when it is imported (it builds on Builtin above).
+from . import boards as _boards  # noqa: E402,F401

@@ -707,7 +707,7 @@ class Checker:
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
-        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones)
+        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones) + list(s.boards)
         hint = did_you_mean(e.id, cands)
         if hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
