@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..lang import nodes as N
+from ..lang import boards, nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
@@ -55,6 +55,7 @@ class PyGen:
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
+        self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
         self._proc_fns: dict[str, str] = {}
@@ -286,6 +287,8 @@ class PyGen:
             return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
         if name in _COLL_HELPERS:  # helper(list, value...)
             return f"{_COLL_HELPERS[name]}({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
+        if name in boards.CODEGEN:  # a board builtin (interpreter/lang/boards.py): helper(args)
+            return f"{boards.CODEGEN[name][0]}({', '.join(self.expr(x) for x in a)})"
         if name == "bottom":
             return f"_bottom(st, {self.expr(a[0])})"
         if name == "seat":

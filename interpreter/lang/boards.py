@@ -185,12 +185,44 @@ def step_of(x: Cell, d: str) -> Cell:
 def line_of(x: Cell, d: str, n: int | None = None) -> list[Cell]:
     """Up to n cells from x (x first) in a direction, stopping at the edge of the board."""
     steps = x.board.steps[direction(d)]
+    if n is not None:
+        n = max(0, n)
     out = []
     y: Cell | None = x
     while y is not None and (n is None or len(out) < n):
         out.append(y)
         y = steps[y.index]
     return out
+
+
+def cells_of(board: Board) -> list[Cell]:
+    return list(board.cells)
+
+
+def cell_of(board: Board, row: int, column: int) -> Cell:
+    return board.cell(row, column)
+
+
+def on_board_of(board: Board, row: int, column: int) -> bool:
+    return (row, column) in board.at
+
+
+def neighbours_of(x: Cell) -> list[Cell]:
+    return list(x.board.orthogonal[x.index])
+
+
+def diagonals_of(x: Cell) -> list[Cell]:
+    return list(x.board.diagonal[x.index])
+
+
+def can_step_of(x: Cell, d: str) -> bool:
+    return x.board.steps[direction(d)][x.index] is not None
+
+
+# The same functions for generated code (codegen.py): builtin name -> (name in its namespace, function).
+CODEGEN = {"cells": ("_b_cells", cells_of), "cell": ("_b_cell", cell_of), "on_board": ("_b_on_board", on_board_of),
+           "neighbours": ("_b_neighbours", neighbours_of), "diagonals": ("_b_diagonals", diagonals_of),
+           "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of)}
 
 
 def _b_cells(a, t, p):
@@ -244,7 +276,7 @@ def _b_line(a, t, p):
     x, d = a[0], a[1]
     if len(a) == 3:
         n = a[2]
-        return lambda st, L: line_of(x(st, L), d(st, L), max(0, n(st, L)))
+        return lambda st, L: line_of(x(st, L), d(st, L), n(st, L))
     return lambda st, L: line_of(x(st, L), d(st, L))
 
 
@@ -278,6 +310,18 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
 ]}
 
 _builtins.BUILTINS.update(BOARD_BUILTINS)
+
+
+def describe(spec: Any) -> list[str]:
+    """The `boards:` section as `rulewright explain` shows it: each board, its size, what its cells hold."""
+    out = []
+    for b in spec.boards.values():
+        sides = [str(x) if isinstance(x, int) else (x.text.value if x is not None else "?")
+                 for x in (b.rows, b.columns)]
+        held = [f"`{kv.name}` ({kv.label})" for kvs in spec.keyed.values() for kv in kvs.values() if kv.board == b.name]
+        out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the top left cell"
+                   + (f"; each cell holds {', '.join(held)}" if held else "") + (f". \"{b.rule}\"" if b.rule else "."))
+    return out
 
 
 # -- static checks (the checker calls these) ---------------------------------------------------------
