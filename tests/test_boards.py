@@ -214,9 +214,9 @@ def _with(do: str = "", extra: str = "") -> str:
 @pytest.mark.parametrize("text, code, needle", [
     (BASE.replace("cells: grid", "cells: gird"), "E470", "unknown board 'gird'"),
     (BASE.replace("cells: grid", "cells: grid, keys: [a, b]"), "E470", "both `keys:` and `cells:`"),
-    (_with("mark[cell(grid, 4, 1)] = 1"), "E471", "row 4, column 1 is off the board 'grid'"),
+    (_with("mark[cell(grid, 4, 1)] = 1"), "E471", "row 4, column 1, off the board 'grid'"),
     (_with("mark[cell(grid, 1, 0)] = 1"), "E471", "off the board"),
-    (_with('mark[step(cell(grid, 3, 4), "down")] = 1'), "E471", "a step from row 4"),
+    (_with('mark[step(cell(grid, 3, 4), "down")] = 1'), "E471", "this step goes to row 4"),
     (_with('let n = count(line(at, "diagonal", 2))'), "E472", "'diagonal' is not a direction"),
     (_with("mark[cell(small, 1, 1)] = 1").replace("boards:\n", "boards:\n  small: {rows: 2, columns: 2}\n"),
      "E473", "a cell of board 'small' is not a key of 'mark'"),
@@ -270,3 +270,22 @@ def test_examples_set_cells_by_name(tmp_path):
       - mark[cell(grid, 2, 2)] == 2
 """
     assert failed_examples(write(tmp_path, text)) == {}
+
+
+def test_the_language_server_knows_boards_and_cells():
+    import os
+    from interpreter.lsp import features as F
+    from interpreter.runtime.pipeline import analyse
+    path = os.path.abspath("games/connect_four.yaml")
+    text = open(path, encoding="utf-8").read()
+    ws = F.Workspace(path)
+    ws.update(text, analyse(path, text))
+    lines = text.splitlines()
+    n = next(i for i, ln in enumerate(lines, start=1) if "let c = last(" in ln)
+    names = {i.label: i.kind for i in F.complete(ws, n, lines[n - 1].index("last") + 1)}
+    assert names.get("grid") == "board" and names.get("line") == "builtin"
+    n = next(i for i, ln in enumerate(lines, start=1) if "disc[c] == 0 and disc[step(c" in ln or
+             "where c.row < 6" in ln)
+    col = lines[n - 1].index("c.row") + 3
+    assert {i.label for i in F.complete(ws, n, col)} == {"row", "column"}
+    assert "board" in [s.kind for s in F.symbols(ws) for s in [s, *getattr(s, "children", [])]]

@@ -374,8 +374,8 @@ def check_call(ck: Any, e: N.Call, code: Any) -> None:
         rows = largest(b.rows, spec.options, spec.constants)
         columns = largest(b.columns, spec.options, spec.constants)
         if not (1 <= at[1] <= rows and 1 <= at[2] <= columns):
-            what = "a step from " if e.func == "step" else ""
-            ck.error("E471", f"{what}row {at[1]}, column {at[2]} is off the board '{b.name}' ({rows} rows and "
+            what = "this step goes to " if e.func == "step" else ""
+            ck.error("E471", f"{what}row {at[1]}, column {at[2]}, off the board '{b.name}' ({rows} rows and "
                      f"{columns} columns)", code, e.pos,
                      hint=f"rows go from 1 to {rows} and columns from 1 to {columns}; `neighbours`, `line` and "
                           "`can_step` never leave the board")
