@@ -289,3 +289,53 @@ def test_the_language_server_knows_boards_and_cells():
     col = lines[n - 1].index("c.row") + 3
     assert {i.label for i in F.complete(ws, n, col)} == {"row", "column"}
     assert "board" in [s.kind for s in F.symbols(ws) for s in [s, *getattr(s, "children", [])]]
+
+
+# -- fuzzing (as tests/test_fuzz.py does for the minimal spec) ---------------------------------------------
+from test_fuzz import check_text, fuzz  # noqa: E402
+
+from hypothesis import strategies as fst  # noqa: E402
+
+_DIRECTIONS = ['"up"', '"down right"', '"left"', '"sideways"', '""', "x"]
+_cell_atoms = fst.one_of(fst.sampled_from(["at", "cell(grid, 1, 1)", "cell(grid, 3, 4)", "first(cells(grid))",
+                                           "x", "grid", "mark", "3", '"a1"']),
+                         fst.tuples(fst.integers(-2, 30), fst.integers(-2, 30)).map(
+                             lambda t: f"cell(grid, {t[0]}, {t[1]})"))
+
+
+def _board_expr(e):
+    return fst.one_of(
+        e.map(lambda a: f"cells({a})"),
+        e.map(lambda a: f"neighbours({a})"), e.map(lambda a: f"diagonals({a})"),
+        fst.tuples(e, fst.sampled_from(_DIRECTIONS)).map(lambda t: f"step({t[0]}, {t[1]})"),
+        fst.tuples(e, fst.sampled_from(_DIRECTIONS)).map(lambda t: f"can_step({t[0]}, {t[1]})"),
+        fst.tuples(e, fst.sampled_from(_DIRECTIONS), fst.integers(-3, 10 ** 6)).map(
+            lambda t: f"line({t[0]}, {t[1]}, {t[2]})"),
+        fst.tuples(e, fst.integers(-1, 9), fst.integers(-1, 9)).map(lambda t: f"on_board({t[0]}, {t[1]}, {t[2]})"),
+        e.map(lambda a: f"mark[{a}]"), e.map(lambda a: f"{a}.row"), e.map(lambda a: f"{a}.column"),
+        e.map(lambda a: f"count({a})"), e.map(lambda a: f"first({a})"), e.map(lambda a: f"last({a})"),
+        e.map(lambda a: f"[x in {a} where mark[x] == 0]"),
+    )
+
+
+board_exprs = fst.recursive(_cell_atoms, _board_expr, max_leaves=6)
+
+
+@fuzz(40)
+@given(e=board_exprs, how=fst.sampled_from(["let", "assign", "loop", "say"]))
+def test_random_board_expressions(tmp_path_factory, e, how):
+    line = {"let": f"let x = {e}", "assign": f"mark[{e}] = 1",
+            "loop": f"for each x in {e}:\n        mark[x] = me.seat", "say": f'say "{{{e}}}"'}[how]
+    check_text(tmp_path_factory.mktemp("b"), _with(line))
+
+
+_sizes = fst.one_of(fst.integers(-3, 40), fst.sampled_from(['"option.n + 1"', '"option.n * 9"', '"me.seat"',
+                                                            '"n"', '"1 +"', '""', "[]", "{}", "null", "true"]))
+
+
+@fuzz(30)
+@given(rows=_sizes, columns=_sizes, n=fst.lists(fst.integers(-5, 30), min_size=1, max_size=3, unique=True))
+def test_random_board_declarations(tmp_path_factory, rows, columns, n):
+    text = BASE.replace("{rows: 3, columns: 4}", f"{{rows: {rows}, columns: {columns}}}") + \
+        f"options:\n  n: {{values: {n}, default: {n[0]}}}\nconstants:\n  n: 2\n"
+    check_text(tmp_path_factory.mktemp("d"), text)
