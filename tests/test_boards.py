@@ -339,3 +339,11 @@ def test_random_board_declarations(tmp_path_factory, rows, columns, n):
     text = BASE.replace("{rows: 3, columns: 4}", f"{{rows: {rows}, columns: {columns}}}") + \
         f"options:\n  n: {{values: {n}, default: {n[0]}}}\nconstants:\n  n: 2\n"
     check_text(tmp_path_factory.mktemp("d"), text)
+
+
+def test_the_pettingzoo_observation_names_each_cell():
+    pytest.importorskip("pettingzoo")
+    from interpreter.pettingzoo_env import RulewrightEnv
+    e = RulewrightEnv("games/connect_four.yaml", 2)
+    names = e.encoder.describe() if hasattr(e, "encoder") else e.describe()
+    assert "global.disc[a1]" in names and "global.disc[g6]" in names
