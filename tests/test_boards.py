@@ -347,3 +347,31 @@ def test_the_pettingzoo_observation_names_each_cell():
     e = RulewrightEnv("games/connect_four.yaml", 2)
     names = e.encoder.describe() if hasattr(e, "encoder") else e.describe()
     assert "global.disc[a1]" in names and "global.disc[g6]" in names
+
+
+def test_cells_hold_texts_and_per_player_values_and_read_naturally(tmp_path):
+    text = BASE.replace("    mark: {type: int, start: 0, cells: grid}\n",
+                        "    mark: {type: int, start: 0, cells: grid}\n"
+                        "    piece: {type: text, values: [none, x, o], cells: grid}\n"
+                        "  player:\n    seen: {type: bool, cells: grid}\n") \
+        .replace("      mark[at] = me.seat\n", '      mark[at] = me.seat\n      piece[at] = "x"\n      me.seen[at] = true\n'
+                 '      say "{me} puts at {at}, next to {neighbours(at)}"\n')
+    path = write(tmp_path, text)
+    assert errors(path) == []
+    game = api.load_game(path)
+    st = game.new_game(2, 0, log=True)
+    st.apply(5)
+    says = [e["text"] for e in st.log if e.get("e") == "say"]
+    assert says == ["P1 puts at b2, next to b1, a2, c2, b3"]
+    assert game.spec.vars["player"]["seen[b2]"].type == "bool"
+    assert errors(write(tmp_path, _with("let n = mark"))) == [
+        ("E436", "'mark' holds one value per cell of 'grid'; say which")]
+
+
+def test_a_cell_of_another_board_at_run_time_is_a_rule_error(tmp_path):
+    text = _with("for each x in cells(corner):\n        mark[x] = 1").replace(
+        "boards:\n", "boards:\n  corner: {rows: 2, columns: 2}\n")
+    path = write(tmp_path, text)
+    assert errors(path) == []  # `check` cannot tell which board a loop variable's cells are of
+    st = play(api.load_game(path), 2, 0)
+    assert st.status is Status.ERROR and "'a1' is not a key of 'mark'" in st.reason

@@ -228,6 +228,8 @@ class PyGen:
         k = self.comp.const(e.key)
         if k is not _nc() and k in table:
             slot = str(int(table[k]))
+        elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
+            slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
             slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
         if scope == "player":
@@ -288,6 +290,9 @@ class PyGen:
         if name in _COLL_HELPERS:  # helper(list, value...)
             return f"{_COLL_HELPERS[name]}({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
         if name in boards.CODEGEN:  # a board builtin (interpreter/lang/boards.py): helper(args)
+            short = boards.codegen_call(self, name, a)
+            if short is not None:
+                return short
             return f"{boards.CODEGEN[name][0]}({', '.join(self.expr(x) for x in a)})"
         if name == "bottom":
             return f"_bottom(st, {self.expr(a[0])})"

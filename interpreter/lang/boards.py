@@ -219,10 +219,38 @@ def can_step_of(x: Cell, d: str) -> bool:
     return x.board.steps[direction(d)][x.index] is not None
 
 
+def step_at(steps: tuple, x: Cell, d: str) -> Cell:
+    """`step` with a literal direction on a game's only board: the direction's step table given."""
+    y = steps[x.index]
+    if y is None:
+        return step_of(x, d)  # raises, naming the step
+    return y
+
+
+def slot_row(board: Board, table: dict) -> tuple:
+    """A `cells:` variable's slots by cell index (generated code reads `row[c.index]`)."""
+    return tuple(table[c] for c in board.cells)
+
+
+def codegen_call(gen: Any, name: str, args: list) -> str | None:
+    """Shortcuts for generated code on a game with one board (every cell is then one of its cells):
+    `can_step`/`step` with a literal direction read the board's step table directly. None: no shortcut."""
+    boards = gen.comp.boards
+    if name not in ("step", "can_step") or len(boards) != 1 or not isinstance(args[1], N.Str) \
+            or args[1].value not in DIRECTIONS:
+        return None
+    steps = gen.k(next(iter(boards.values())).steps[args[1].value])
+    x = gen.expr(args[0])
+    if name == "can_step":
+        return f"({steps}[({x}).index] is not None)"
+    return f"_b_step_at({steps}, {x}, {gen.k(args[1].value)})"
+
+
 # The same functions for generated code (codegen.py): builtin name -> (name in its namespace, function).
 CODEGEN = {"cells": ("_b_cells", cells_of), "cell": ("_b_cell", cell_of), "on_board": ("_b_on_board", on_board_of),
            "neighbours": ("_b_neighbours", neighbours_of), "diagonals": ("_b_diagonals", diagonals_of),
-           "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of)}
+           "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of),
+           "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
 
 
 def _b_cells(a, t, p):

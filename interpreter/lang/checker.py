@@ -783,6 +783,10 @@ class Checker:
         return T.ANY
 
     def _needs_key(self, code, e: N.Expr, kv, written: str) -> T:
+        if kv.board is not None:  # one value per cell of a board (interpreter/lang/boards.py)
+            self.error("E436", f"'{kv.name}' holds one value per cell of '{kv.board}'; say which", code, e.pos,
+                       hint=f"write `{written}[c]` for a cell c, e.g. `{written}[cell({kv.board}, 1, 1)]`")
+            return T.ANY
         key = kv.keys[0]
         shown = f'"{key}"' if isinstance(key, str) else str(key)
         self.error("E436", f"'{kv.name}' holds one value per key; say which", code, e.pos,
