@@ -368,10 +368,28 @@ def test_cells_hold_texts_and_per_player_values_and_read_naturally(tmp_path):
         ("E436", "'mark' holds one value per cell of 'grid'; say which")]
 
 
+@pytest.mark.parametrize("do", [
+    "for each x in cells(corner):\n        mark[x] = 1",
+    "let x = first(cells(corner))\nmark[x] = 1",
+    'let x = cell(corner, 1, 1)\nlet x = step(x, "right")\nmark[x] = 1',
+    "let n = count([x in cells(corner) where mark[x] == 0])",
+], ids=["loop", "let", "let from itself", "filter"])
+def test_a_cell_of_another_board_through_a_local_is_seen_by_check(tmp_path, do):
+    text = _with(do).replace("boards:\n", "boards:\n  corner: {rows: 2, columns: 2}\n")
+    found = errors(write(tmp_path, text))
+    assert [c for c, _m in found] == ["E473"], found
+
+
+def test_an_action_parameter_of_another_board_is_seen_by_check(tmp_path):
+    text = BASE.replace("boards:\n", "boards:\n  corner: {rows: 2, columns: 2}\n").replace(
+        '"[c in cells(grid) where mark[c] == 0]"', '"cells(corner)"')
+    assert [c for c, _m in errors(write(tmp_path, text))] == ["E473"]
+
+
 def test_a_cell_of_another_board_at_run_time_is_a_rule_error(tmp_path):
-    text = _with("for each x in cells(corner):\n        mark[x] = 1").replace(
+    text = _with("for each x in [y for y in cells(corner)]:\n        mark[x] = 1").replace(
         "boards:\n", "boards:\n  corner: {rows: 2, columns: 2}\n")
     path = write(tmp_path, text)
-    assert errors(path) == []  # `check` cannot tell which board a loop variable's cells are of
+    assert errors(path) == []  # `check` does not follow a list of values (`[y for y in ...]`) to its board
     st = play(api.load_game(path), 2, 0)
     assert st.status is Status.ERROR and "'a1' is not a key of 'mark'" in st.reason

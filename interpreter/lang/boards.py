@@ -27,7 +27,7 @@ from . import builtins as _builtins
 from .builtins import Builtin, RuleError
 from .kinds import T
 
-MAX_SIDE = 26  # rows and columns of a board: columns are named a to z
+MAX_SIDE = 26  # rows and columns of a board: columns are named a to z (and at most 16 boards: the schema)
 COLUMN_NAMES = "abcdefghijklmnopqrstuvwxyz"
 DIRECTIONS: dict[str, tuple[int, int]] = {  # (rows, columns) of one step; row 1 is the top row
     "up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
@@ -357,15 +357,46 @@ def _int_const(e: Any, constants: dict[str, Any]) -> int | None:
     return fold(e, {}, constants)
 
 
-def board_of(e: Any) -> str | None:
-    """The board an expression's cells belong to, when `check` can tell (a builtin call naming it)."""
+def board_of(e: Any, spec: Any = None, code: Any = None, depth: int = 0) -> str | None:
+    """The board an expression's cells belong to, when `check` can tell: a builtin call that names it
+    (`cells(b)`, `neighbours(cell(b, 1, 1))`), a filter of such a list, or (given the spec and the code
+    the expression is in) a local bound from one: `for each c in cells(b)`, `let c = ...`, a comprehension's
+    element, an action's parameter. None when it cannot tell (or the spec has one board: nothing to tell)."""
+    if depth > 20:  # `let c = step(c, "up")` binds c from itself: stop following
+        return None
+    depth += 1
     if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[:1] == ("board",):
         return e.ref[1]
     if isinstance(e, N.Call) and e.func in BOARD_BUILTINS and e.args and isinstance(e.ref, tuple) \
             and e.ref[0] == "builtin":
-        return board_of(e.args[0])
+        return board_of(e.args[0], spec, code, depth)
     if isinstance(e, N.Filter):
-        return board_of(e.coll)
+        return board_of(e.coll, spec, code, depth)
+    if isinstance(e, N.Call) and e.func in ("first", "last", "sorted") and e.args:
+        return board_of(e.args[0], spec, code, depth)
+    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[0] == "local" and code is not None:
+        source = _binder(e.ref[1], spec, code)
+        return board_of(source, spec, code, depth) if source is not None else None
+    return None
+
+
+def _binder(slot: int, spec: Any, code: Any) -> Any:
+    """The expression a local's value comes from: a collection for a loop or a comprehension's element,
+    the value of a `let`, the list an action parameter is chosen from."""
+    for n in N.walk(code.ast) if code.ast is not None else ():
+        if getattr(n, "slot", None) != slot:
+            continue
+        if isinstance(n, (N.Filter, N.MapList, N.ForEach)):
+            return n.coll
+        if isinstance(n, (N.Let, N.LetIn)):
+            return n.value
+        if isinstance(n, N.ChooseValue):
+            return n.source
+    if spec is not None:
+        for a in spec.actions.values():
+            if a.do is code or code in a.params.values():
+                params = list(a.params.values())
+                return params[slot].ast if slot < len(params) else None
     return None
 
 
@@ -411,7 +442,9 @@ def check_call(ck: Any, e: N.Call, code: Any) -> None:
 
 def check_key(ck: Any, kv: Any, key: N.Expr, code: Any) -> None:
     """A cell used as the key of a `cells:` variable: of that variable's board."""
-    other = board_of(key)
+    if len(ck.spec.boards) < 2:
+        return  # every cell is a cell of the one board
+    other = board_of(key, ck.spec, code)
     if other is not None and other != kv.board:
         ck.error("E473", f"a cell of board '{other}' is not a key of '{kv.name}', which holds a value per cell "
                  f"of '{kv.board}'", code, key.pos,
