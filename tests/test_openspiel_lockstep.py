@@ -104,7 +104,7 @@ PAIRS = {
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _dots_action(2)),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
                                 _dots_action(3)),
-    "tic_tac_toe": Pairing("games/tic_tac_toe.yaml", "tic_tac_toe", {}, _cell_action),
+    "tic_tac_toe": Pairing("games/tic_tac_toe.yaml", "tic_tac_toe", {}, _cell_action, samples=1000),
     "connect_four": Pairing("games/connect_four.yaml", "connect_four", {}, lambda lab: _number_after_colon(lab) - 1,
                             samples=200),
     "maedn_2": Pairing("games/maedn.yaml", "maedn", {}, _maedn_action, 2, lambda o: o + 1, 200),
