@@ -2,12 +2,12 @@
 
 Dots and Boxes is in the corpus both ways: `games/dots_and_boxes.yaml` on a board of dots (cells,
 `can_step`, `step`), and the keyed-variable version it replaced (lines numbered by hand, `left(b)`
-computed), taken from git (`--old-rev`, default `main`) or a file (`--old`). Both play the same
+computed), taken from git (`--old-rev`, default 214d705, the last commit before the migration) or a file (`--old`). Both play the same
 seeds with random players, in alternating rounds in one process; the table gives each side's best
 round (games per second), the spread of its rounds, and the ratio board / keyed. Connect Four and
 Tic-tac-toe (boards only) are timed too, for scale.
 
-    python benchmarks/boards.py [--games 300] [--rounds 5] [--size 3] [--old-rev main | --old FILE]
+    python benchmarks/boards.py [--games 300] [--rounds 5] [--size 3] [--old-rev 214d705 | --old FILE]
 """
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--size", type=int, default=3, help="Dots and Boxes: boxes a side")
-    ap.add_argument("--old-rev", default="main")
+    ap.add_argument("--old-rev", default="214d705", help="a commit whose Dots and Boxes is the keyed version")
     ap.add_argument("--old", help="the keyed-variable Dots and Boxes spec (instead of --old-rev)")
     args = ap.parse_args()
     path = old_spec(args)
