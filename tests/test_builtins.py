@@ -2,6 +2,7 @@
 import pytest
 
 from interpreter import api
+from interpreter.lang.boards import BOARD_BUILTINS
 from interpreter.lang.builtins import BUILTINS
 from interpreter.lang.checker import Checker, _Scope
 from interpreter.spec.diagnostics import Text
@@ -13,8 +14,9 @@ from spec_helpers import errors, failed_examples, write
 
 @pytest.mark.parametrize("name", sorted(BUILTINS), ids=sorted(BUILTINS))
 def test_every_builtin_example_parses_and_checks(name):
-    # The examples use STUN's names (draw, held, points, chips), the reference spec.
-    spec, _ = api.load_spec("games/stun.yaml")
+    # The examples use STUN's names (draw, held, points, chips), the reference spec; a board builtin's
+    # use Tic-tac-toe's board `grid`.
+    spec, _ = api.load_spec("games/tic_tac_toe.yaml" if name in BOARD_BUILTINS else "games/stun.yaml")
     b = BUILTINS[name]
     text = Text(b.example, "<example>")
     ast = syntax.parse(text, "condition")

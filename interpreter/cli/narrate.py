@@ -39,7 +39,7 @@ def _ending(e: dict) -> str:
         return f"== the game {e['status']} after {e['turns']} turns: {e.get('reason')} =="
     winners = e.get("winners") or []
     who = " and ".join(f"P{w + 1}" for w in winners) or "nobody"
-    verb = "wins" if len(winners) == 1 else "win"
+    verb = "win" if len(winners) > 1 else "wins"  # "nobody wins": a draw
     scores = e.get("scores")
     tail = f" (scores: {', '.join(f'P{i + 1} {s}' for i, s in enumerate(scores))})" if scores else ""
     return f"== {who} {verb} after {e['turns']} turns{tail} =="

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..lang import nodes as N
+from ..lang import boards, nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
@@ -55,6 +55,7 @@ class PyGen:
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
+        self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
         self._proc_fns: dict[str, str] = {}
@@ -188,6 +189,8 @@ class PyGen:
             return str(int(e.ref[1]))
         if kind == "const":  # a list constant (a number or a text is folded); a copy, so rules cannot change it
             return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
+        if kind == "board":  # the board's geometry (interpreter/lang/boards.py), from the compiler's table
+            return self.k(self.comp.boards[e.ref[1]])
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:
@@ -208,6 +211,8 @@ class PyGen:
             return f"{self.k(self.comp.props[e.name])}[{obj}]"
         if kind == "ctype":
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
+        if kind == "cell":
+            return f"({obj}).{'row' if e.name == 'row' else 'column'}"
         return None
 
     def x_Index(self, e: N.Index) -> str | None:
@@ -223,6 +228,8 @@ class PyGen:
         k = self.comp.const(e.key)
         if k is not _nc() and k in table:
             slot = str(int(table[k]))
+        elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
+            slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
             slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
         if scope == "player":
@@ -282,6 +289,11 @@ class PyGen:
             return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
         if name in _COLL_HELPERS:  # helper(list, value...)
             return f"{_COLL_HELPERS[name]}({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
+        if name in boards.CODEGEN:  # a board builtin (interpreter/lang/boards.py): helper(args)
+            short = boards.codegen_call(self, name, a)
+            if short is not None:
+                return short
+            return f"{boards.CODEGEN[name][0]}({', '.join(self.expr(x) for x in a)})"
         if name == "bottom":
             return f"_bottom(st, {self.expr(a[0])})"
         if name == "seat":

@@ -15,7 +15,7 @@ import operator
 from itertools import combinations
 from typing import Any, Callable
 
-from ..lang import nodes as N
+from ..lang import boards, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import T
 from .codegen import PyGen
@@ -98,6 +98,7 @@ class Compiler:
         self.procs: dict[str, Program] = {n: Program(f"procedure {n}", p.do) for n, p in spec.procedures.items()}
         self.funcs: dict[str, Fn] = {}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
+        self.boards = boards.boards_for(spec, options)  # each board's cells, sized for these options
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
         # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
         # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
@@ -244,6 +245,9 @@ class Compiler:
             if isinstance(v, list):
                 return lambda st, L: list(v)  # a fresh list: nothing can change the constant
             return lambda st, L: v
+        if kind == "board":
+            board = self.boards[e.ref[1]]
+            return lambda st, L: board
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:
@@ -273,6 +277,10 @@ class Compiler:
         if kind == "ctype":
             names = tuple(self.card_type)
             return lambda st, L: names[obj(st, L)]
+        if kind == "cell":  # a cell's row or column
+            if e.name == "row":
+                return lambda st, L: obj(st, L).row
+            return lambda st, L: obj(st, L).column
         raise AssertionError(e.ref)
 
     def x_Index(self, e: N.Index) -> Fn:
@@ -416,7 +424,8 @@ class Compiler:
         """The keyed variable an index names: its definition and {key: variable slot}."""
         _, scope, name = e.ref
         kv = self.spec.keyed[scope][name]
-        return kv, {k: kv.index + j for j, k in enumerate(kv.keys)}
+        table = {k: kv.index + j for j, k in enumerate(kv.keys)}
+        return kv, (boards.key_table(self.boards[kv.board], table) if kv.board is not None else table)
 
     def key_slot(self, e: N.Index) -> tuple[int | None, Fn | None]:
         """The variable slot of `x[key]`: a constant, or a function of the state."""

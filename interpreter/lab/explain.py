@@ -7,6 +7,7 @@ assumption the spec had to make. It reads the checked spec; it runs nothing.
 """
 from __future__ import annotations
 
+from ..lang import boards
 from ..lang.model import Code, Spec
 from .trace import rulebook_path, trace
 
@@ -57,6 +58,9 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
         rule = (d.get("zones") or {}).get(z.name, {}).get("rule")
         out.append(f"- **{z.label}** (`{z.name}`, {'one per player' if z.owner == 'player' else 'shared'}, "
                    f"{z.visibility})" + (f": \"{rule}\"" if rule else ""))
+    if spec.boards:
+        out.append("\n## Boards\n")
+        out.extend(boards.describe(spec))
     if spec.options:
         out.append("\n## Options\n")
         for o in spec.options.values():

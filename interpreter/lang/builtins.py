@@ -337,7 +337,8 @@ def _place_points(a, t, p):
 
 
 def _elem(types: list) -> T:
-    return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(types[0], T.ANY)
+    return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR,
+            T.CELLS: T.CELL}.get(types[0], T.ANY)
 
 
 def _elem_or_list(types: list) -> T:
@@ -349,7 +350,7 @@ def _same(types: list) -> T:
     return T.CARDS if types[0] is T.ZONE else types[0]
 
 
-COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS})
+COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS, T.CELLS})
 PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
@@ -436,3 +437,7 @@ NAMESPACES = {
     "reading": "the interpretation chosen for an ambiguity (`reading.first_flip == \"forced\"`)",
     "turn": "a turn variable (`turn.flips`)",
 }
+
+# The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
+# which adds them to BUILTINS when it is imported (it builds on Builtin above).
+from . import boards as _boards  # noqa: E402,F401

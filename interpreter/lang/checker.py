@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import decks, limits, nodes as N
+from . import boards, decks, limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -20,7 +20,8 @@ from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
-               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS}
+               "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS,
+               "cell": T.CELL, "cells": T.CELLS}
 
 
 def _value_type(v: Any) -> T:
@@ -203,6 +204,7 @@ class Checker:
                     self.error("E414", f"ambiguity '{a.name}': the default '{name}' is marked as contradicted "
                                f"by the rulebook's text", s.doc.span(("ambiguities", a.name, "contradicts_text", k)),
                                hint="a default must be a reading the text allows")
+        boards.check_decls(self)
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
                 keys = ((s.doc.data.get("state") or {}).get(scope) or {}).get(kv.name, {}).get("keys")
@@ -687,6 +689,9 @@ class Checker:
         if e.id in self.szones:
             e.ref = ("zone", self.szones[e.id].index)
             return T.ZONE
+        if e.id in s.boards:
+            e.ref = ("board", e.id)
+            return T.BOARD
         if e.id in NAMESPACES:
             self.error("E401", f"'{e.id}' needs a field: {NAMESPACES[e.id]}", code, e.pos)
             return T.ANY
@@ -702,7 +707,7 @@ class Checker:
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
-        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones)
+        cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones) + list(s.boards)
         hint = did_you_mean(e.id, cands)
         if hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
@@ -758,6 +763,11 @@ class Checker:
                 e.ref = ("ctype",)
                 return T.STR
             return self._unknown(code, e, "card property", list(self.prop_types) + ["type"])
+        if ot is T.CELL:
+            if e.name in ("row", "column"):
+                e.ref = ("cell", e.name)
+                return T.INT
+            return self._unknown(code, e, "field of a cell", ["row", "column"])
         if ot is T.ANY:
             if len(self.diags) == before:  # no error explains it: an element of `[]`, whose kind nobody knows
                 self.error("E432", f"cannot tell what '{e.name}' belongs to here", code, e.name_pos,
@@ -773,6 +783,10 @@ class Checker:
         return T.ANY
 
     def _needs_key(self, code, e: N.Expr, kv, written: str) -> T:
+        if kv.board is not None:  # one value per cell of a board (interpreter/lang/boards.py)
+            self.error("E436", f"'{kv.name}' holds one value per cell of '{kv.board}'; say which", code, e.pos,
+                       hint=f"write `{written}[c]` for a cell c, e.g. `{written}[cell({kv.board}, 1, 1)]`")
+            return T.ANY
         key = kv.keys[0]
         shown = f'"{key}"' if isinstance(key, str) else str(key)
         self.error("E436", f"'{kv.name}' holds one value per key; say which", code, e.pos,
@@ -804,9 +818,11 @@ class Checker:
     def e_Index(self, e: N.Index, code, sc) -> T:
         kv, _owner = self._keyed(e.obj, code, sc)
         if kv is not None:
-            want = T.INT if isinstance(kv.keys[0], int) else T.STR
+            want = T.CELL if kv.board is not None else T.INT if isinstance(kv.keys[0], int) else T.STR
             self.expect_type(code, self.expr(e.key, code, sc), want, e.key, f"a key of '{kv.name}'")
-            if isinstance(e.key, (N.Str, N.Int)) and e.key.value not in kv.keys:
+            if kv.board is not None:
+                boards.check_key(self, kv, e.key, code)
+            elif isinstance(e.key, (N.Str, N.Int)) and e.key.value not in kv.keys:
                 keys = [str(k) for k in kv.keys]
                 self.error("E405", f"'{e.key.value}' is not a key of '{kv.name}'", code, e.key.pos,
                            hint=did_you_mean(str(e.key.value), keys) or f"keys: {', '.join(keys)}")
@@ -860,6 +876,8 @@ class Checker:
             t = self.expr(a, code, sc)
             self.expect_type(code, t, want, a, f"argument of {e.func}")
             types.append(t)
+        if e.func in boards.BOARD_BUILTINS:
+            boards.check_call(self, e, code)
         if e.func in ("sum", "highest", "lowest") and len(e.args) == 1 and types[0] not in (T.INTS, T.ANY):
             self.error("E433", f"{e.func}() of {word(types[0])} needs a property to add up", code, e.pos,
                        hint=f"for example: {b.example}")

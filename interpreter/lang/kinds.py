@@ -1,7 +1,7 @@
 """Static types of the rules language.
 
-A value is an int, a bool, a string, a card, a player, a zone, or a list of
-one of those. Cards and players are both ints at run time, so every
+A value is an int, a bool, a string, a card, a player, a zone, a cell of a
+board, or a list of one of those. Cards and players are both ints at run time, so every
 expression's type is fixed when the spec is checked. `ANY` is only used to
 stop one error from causing a cascade of others.
 """
@@ -21,18 +21,22 @@ class T(StrEnum):
     PLAYERS = "players"
     INTS = "ints"
     STRS = "strs"
+    CELL = "cell"  # a cell of a board (interpreter/lang/boards.py)
+    CELLS = "cells"
+    BOARD = "board"
     NONE = "nothing"
     ANY = "any"
 
 
-ELEMENT = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}
-LIST_OF = {T.CARD: T.CARDS, T.PLAYER: T.PLAYERS, T.INT: T.INTS, T.STR: T.STRS}
+ELEMENT = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}
+LIST_OF = {T.CARD: T.CARDS, T.PLAYER: T.PLAYERS, T.INT: T.INTS, T.STR: T.STRS, T.CELL: T.CELLS}
 COLLECTIONS = frozenset(ELEMENT)
 
 WORDS = {
     T.INT: "a number", T.BOOL: "a condition (true/false)", T.STR: "a text", T.CARD: "a card",
     T.PLAYER: "a player", T.ZONE: "a zone", T.CARDS: "a list of cards", T.PLAYERS: "a list of players",
     T.INTS: "a list of numbers", T.STRS: "a list of texts", T.NONE: "nothing", T.ANY: "anything",
+    T.CELL: "a cell of a board", T.CELLS: "a list of cells", T.BOARD: "a board",
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import decks, syntax
+from . import boards, decks, syntax
 
 
 @dataclass(slots=True)
@@ -80,6 +80,18 @@ class KeyedVar:
     keys: list[Any]
     index: int
     label: str
+    span: Span | None
+    board: str | None = None  # `cells: BOARD`: one key per cell of that board (its name, `a1`)
+
+
+@dataclass(slots=True)
+class BoardDef:
+    """A board of the `boards:` section (interpreter/lang/boards.py): each side a number or a Code."""
+    name: str
+    label: str
+    rows: Any
+    columns: Any
+    rule: str | None
     span: Span | None
 
 
@@ -231,6 +243,7 @@ class Spec:
     skip_if: Code | None = None  # `flow.skip_if`: a player for whom it holds is passed over (out of the round)
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
     lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
+    boards: dict[str, BoardDef] = field(default_factory=dict)  # `boards:` grids of cells
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -329,6 +342,11 @@ class _Builder:
             zones[name] = ZoneDef(name, z.get("label", name), z["owner"], z.get("visibility", "public"),
                                   counts[z["owner"]], self.span("zones", name, key=True))
             counts[z["owner"]] += 1
+        boards_ = {name: BoardDef(name, b.get("label", name), *(b[k] if isinstance(b[k], int) else
+                                                                self.code(("boards", name, k), "condition")
+                                                                for k in ("rows", "columns")),
+                                  b.get("rule"), self.span("boards", name, key=True))
+                   for name, b in (d.get("boards") or {}).items()}
         vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
         keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
         for scope in ("global", "player", "turn"):
@@ -340,6 +358,12 @@ class _Builder:
                 span = self.span("state", scope, name, key=True)
                 label = v.get("label", name)
                 keys = v.get("keys")
+                board = v.get("cells")
+                if board is not None:  # one key per cell of the largest the board can be (its name, `a1`)
+                    b = boards_.get(board)
+                    raw, consts = d.get("options") or {}, d.get("constants") or {}
+                    keys = boards.cell_names(boards.largest(b.rows, raw, consts), boards.largest(b.columns, raw, consts)) \
+                        if b is not None else ["a1"]
                 if isinstance(keys, dict):  # a range of numbers, both ends included (bounded: see MAX_RANGE_KEYS)
                     keys = list(range(keys["from"], min(keys["to"], keys["from"] + MAX_RANGE_KEYS - 1) + 1)) or \
                         [keys["from"]]
@@ -348,7 +372,7 @@ class _Builder:
                                                 bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
                     i += 1
                     continue
-                keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span)
+                keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span, board)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
@@ -414,7 +438,7 @@ class _Builder:
             heuristic=self.code(("heuristics", "value"), "condition"),
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
-            lab=self.lab(d.get("lab")),
+            lab=self.lab(d.get("lab")), boards=boards_,
         )
         if self.errors:
             raise SpecError(self.errors)

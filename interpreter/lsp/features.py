@@ -171,7 +171,7 @@ def _kind_of(ws: Workspace, path: tuple, name: str) -> T | None:
     for code in codes(ws.spec):
         if tuple(code.path) == tuple(path) and code.ast is not None:
             for node in N.walk(code.ast):
-                if isinstance(node, N.Name) and node.id == name and node.ty in (T.PLAYER, T.CARD):
+                if isinstance(node, N.Name) and node.id == name and node.ty in (T.PLAYER, T.CARD, T.CELL):
                     return node.ty
     return None
 
@@ -213,9 +213,12 @@ def complete(ws: Workspace, line: int, col: int) -> list[Item]:
             return player
         if kind is T.CARD:
             return card
+        if kind is T.CELL:  # a cell of a board (interpreter/lang/boards.py)
+            return [Item("row", "cell field", "the cell's row, from 1 at the top"),
+                    Item("column", "cell field", "the cell's column, from 1 at the left")]
         return player + card  # a name whose kind the checker has not seen here yet
     items = _local_names(ws, path)
-    items += _kind_items(idx.of("global variable", "zone", "procedure", "function", "action", "card type"))
+    items += _kind_items(idx.of("global variable", "zone", "procedure", "function", "action", "card type", "board"))
     items += [Item(n, "builtin", b.doc, f"{n}(") for n, b in BUILTINS.items()]
     items += [Item(n, "special", what) for n, (_t, what) in SPECIAL_NAMES.items()]
     items += [Item(n, "namespace", what) for n, what in NAMESPACES.items()]
@@ -262,7 +265,7 @@ def resolve(ws: Workspace, line: int, col: int) -> tuple[str, Name | None]:
         found = idx.find(name, "action")
         if found is not None:
             return "name", found
-    found = idx.find(name, "procedure", "function", "zone", "global variable", "action", "card type", "ambiguity",
+    found = idx.find(name, "procedure", "function", "zone", "board", "global variable", "action", "card type", "ambiguity",
                      "option", "player zone", "player variable", "turn variable", "card property", "example")
     if found is not None:
         return "name", found
@@ -303,7 +306,7 @@ def definition(ws: Workspace, line: int, col: int) -> Span | None:
 
 
 # -- symbols ----------------------------------------------------------------------------
-_SYMBOL_KIND = {"zones": "zone", "actions": "action", "procedures": "procedure", "functions": "function",
+_SYMBOL_KIND = {"boards": "board", "zones": "zone", "actions": "action", "procedures": "procedure", "functions": "function",
                 "triggers": "trigger", "options": "option", "ambiguities": "ambiguity", "assumptions": "assumption",
                 "examples": "example", "invariants": "invariant", "measures": "measure"}
 

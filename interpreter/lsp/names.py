@@ -14,7 +14,7 @@ from ..lang.builtins import BUILTINS, NAMESPACES, SPECIAL_NAMES
 from ..spec.diagnostics import Span
 from ..spec.loader import Document
 
-SECTIONS_WITH_ENTRIES = ("zones", "actions", "procedures", "functions", "triggers", "options", "ambiguities",
+SECTIONS_WITH_ENTRIES = ("boards", "zones", "actions", "procedures", "functions", "triggers", "options", "ambiguities",
                          "assumptions", "examples", "invariants", "measures")
 
 
@@ -53,10 +53,14 @@ class Index:
             add("player zone" if owner == "player" else "zone", z,
                 f"{'a zone of each player' if owner == 'player' else 'a shared zone'}, "
                 f"visibility {v.get('visibility', 'public')}", "zones", z)
+        for b, v in _mapping(d, "boards").items():
+            v = v if isinstance(v, dict) else {}
+            add("board", b, f"a board of {v.get('rows')} rows and {v.get('columns')} columns (`a1` top left)", "boards", b)
         for scope in ("global", "player", "turn"):
             for n, v in _mapping(d, "state", scope).items():
                 v = v if isinstance(v, dict) else {}
                 keys = f", one per key of {v['keys']}" if "keys" in v else ""
+                keys += f", one per cell of board {v['cells']}" if "cells" in v else ""
                 add(f"{scope} variable", n, f"{v.get('type', 'int')}, starts at {v.get('start')}{keys}",
                     "state", scope, n)
         for sec, kind in (("procedures", "procedure"), ("functions", "function")):

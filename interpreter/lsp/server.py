@@ -37,11 +37,13 @@ _ITEM_KIND = {"local": L.CompletionItemKind.Variable, "parameter": L.CompletionI
               "option": L.CompletionItemKind.Enum, "ambiguity": L.CompletionItemKind.Enum,
               "value": L.CompletionItemKind.EnumMember, "label": L.CompletionItemKind.Text,
               "keyword": L.CompletionItemKind.Keyword, "special": L.CompletionItemKind.Constant,
-              "namespace": L.CompletionItemKind.Module, "card type": L.CompletionItemKind.Class}
+              "namespace": L.CompletionItemKind.Module, "card type": L.CompletionItemKind.Class,
+              "board": L.CompletionItemKind.Struct}
 _SYMBOL_KIND = {"section": L.SymbolKind.Namespace, "zone": L.SymbolKind.Array, "action": L.SymbolKind.Event,
                 "procedure": L.SymbolKind.Method, "function": L.SymbolKind.Function, "trigger": L.SymbolKind.Event,
                 "option": L.SymbolKind.Enum, "ambiguity": L.SymbolKind.EnumMember, "example": L.SymbolKind.Object,
-                "scope": L.SymbolKind.Namespace, "card type": L.SymbolKind.Class, "phase": L.SymbolKind.Module}
+                "scope": L.SymbolKind.Namespace, "card type": L.SymbolKind.Class, "phase": L.SymbolKind.Module,
+                "board": L.SymbolKind.Struct}
 
 
 class RulewrightServer(LanguageServer):

@@ -288,8 +288,8 @@ class Game:
             return self.card_label[v]
         if ty is T.ZONE:
             return self.zone_name(v)
-        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS):
-            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}[ty]
+        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS):
+            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}[ty]
             return ", ".join(self.show(x, el) for x in v) if v else "nothing"
         if ty is T.BOOL:
             return "yes" if v else "no"

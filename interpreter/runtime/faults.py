@@ -38,6 +38,8 @@ _RAISERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("range(", ("range",)),
     ("division by zero", ("//", "%")),
     ("a number too large", ("*",)),
+    ("cell(", ("cell",)),  # a cell off the board (interpreter/lang/boards.py)
+    ("step(", ("step",)),
 )
 
 
