@@ -83,7 +83,16 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
             return fallback
 
     out: dict = {}
-    spec = lambda rel: os.path.join(HERE, rel)  # noqa: E731  (the specs of this checkout, on both sides)
+
+    def spec(rel: str) -> str:
+        """This checkout's spec, on both sides; the other checkout's own copy when its interpreter cannot
+        load this one (a spec that grew features since: STUN's later readings), so rates stay per decision."""
+        mine = os.path.join(HERE, rel)
+        try:
+            load_game(mine)
+            return mine
+        except Exception:  # noqa: BLE001 (any failure to load: fall back to that checkout's own spec)
+            return os.path.join(os.path.abspath(root), rel)
     if "greedy4" in only:
         g = load_game(spec("games/stun.yaml"))
         n, d, _, s = timed_games(g, 4, {k: "greedy" for k in range(4)})
