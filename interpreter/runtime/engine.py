@@ -833,6 +833,7 @@ class State:
         s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
         s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
+        s.marking, s.nxt, s.order, s.skips = self.marking, self.nxt, self.order, self.skips
         for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
             setattr(s, name, getattr(self, name))
         return s
@@ -880,5 +881,6 @@ class State:
 _CLONED = frozenset(("g", "n", "seed", "seats", "others", "rng", "rng_cow", "zones", "where", "zsum", "gvars",
                      "pvars", "tvars", "cur", "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners",
                      "reason", "turn", "steps", "decisions", "log", "choices", "turn_over", "in_turn", "idle",
-                     "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted"))
+                     "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted", "marking", "nxt",
+                     "order", "skips"))
 _SHALLOW = tuple(n for n in State.__slots__ if n not in _CLONED)
