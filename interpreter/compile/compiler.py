@@ -500,7 +500,11 @@ class Compiler:
 
     def subset_finder(self, s: N.ChooseSubset) -> Fn:
         """Every subset of the source that satisfies the condition, smallest first."""
-        src, slot, cond = self.ccoll(s.source), s.slot, self.cexpr(s.cond)
+        saved, self.gen.local_names = self.gen.local_names, []  # generated, reading every local from L
+        try:
+            src, slot, cond = self.coll(s.source), s.slot, self.expr(s.cond)  # the test runs once per subset
+        finally:
+            self.gen.local_names = saved
         merge = self.interchange().subsets  # identical cards make one subset (interchange.py)
 
         def find(st, L):
