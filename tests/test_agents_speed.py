@@ -262,3 +262,21 @@ def test_the_scoring_gives_the_default_heuristic_with_its_tie_breaks():
     st.pvars[checks][:] = [0, 2, 9]
     assert value(st, 1) > value(st, 0) > value(st, 2)  # vp first, then checks break the tie
     assert scoring_keys(load_game("games/uno.yaml")) == []  # no score, no ranking: running positions are 0
+
+
+def test_a_search_copy_can_stop_where_the_turn_ends():
+    game = load_game(STUN)
+    st = game.new_game(2, 4)
+    while "stop and keep the cards" not in st.labels():
+        st.apply(0)
+    stop = st.labels().index("stop and keep the cards")
+    halted, plain = st.clone(), st.clone()
+    halted.halt = True
+    halted.apply(stop)
+    assert halted.status is Status.RUNNING and halted.popts is None  # stopped between the turns
+    assert halted.turn == st.turn and halted.cur != st.cur  # the turn passed; the next has not begun
+    halted.halt = False
+    halted.run()  # and goes on exactly as a copy that never stopped
+    plain.apply(stop)
+    assert halted.popts is not None and halted.turn == st.turn + 1
+    assert halted.fingerprint() == plain.fingerprint()

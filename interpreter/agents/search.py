@@ -10,9 +10,10 @@ with bots replays exactly.
 - `greedy` takes the option whose resulting position has the best value
   (the spec's `heuristics.value`, else `end.score`) on average over a few
   determinizations (the same ones for every option, to compare like with
-  like). The position is judged once the decider's turn has played out: the
-  decider's own further decisions in the same turn (at most 12) are taken at
-  random, with the same uniforms for every option (`turn=0`: judge at the
+  like). The position is judged once the decider's turn has played out (where
+  the next turn would begin, after any phase end: `State.halt`): the decider's own
+  further decisions in the same turn (at most 12) are taken at random, with
+  the same uniforms for every option (`turn=0`: judge at the
   very next decision, as before; that made greedy cash in at once, e.g.
   descend at the first card in First in Flight, and lose to random).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
@@ -90,11 +91,14 @@ class GreedyAgent:
             row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
-                s.apply(i)
-                if us is not None:
+                if us is None:
+                    s.apply(i)
+                else:
+                    s.halt = True  # the copy stops where the next turn would begin (after a phase end)
+                    s.apply(i)
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
-                    while s.status is Status.RUNNING and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
+                    while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1

@@ -380,7 +380,7 @@ class State:
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
-                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow")
+                 "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow", "halt")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -429,6 +429,9 @@ class State:
         self.order = 1
         self.skips = 0
         self.scripted: list[int] | None = None  # an example's scripted dice (`given: rolls:`), taken first
+        # A search's copy that must stop where the next turn would begin (after the last turn's end and any
+        # phase end): run() returns there with no decision pending; a later run() begins that turn.
+        self.halt = False
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
