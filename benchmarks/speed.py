@@ -26,6 +26,7 @@ It deliberately does not measure strength (benchmarks/agents.py does) nor
 the interpreter against hand-written code (benchmarks/bench.py does).
 
     python benchmarks/speed.py --old /work/main --rounds 3 --seconds 4
+    python benchmarks/speed.py --old /tmp/before --specs /tmp/before   # both sides on the older specs
     python benchmarks/speed.py --child .          # one side, one round, JSON on stdout
 """
 from __future__ import annotations
@@ -41,7 +42,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORKLOADS = ("greedy4", "greedy4_t0", "mcts2", "mcts_sa", "mcts_sa_t0", "duel", "random4")
 
 
-def _child(root: str, seconds: float, only: list[str]) -> dict:
+def _child(root: str, seconds: float, only: list[str], specs: str = HERE) -> dict:
     """Run the workloads with `interpreter` imported from `root`."""
     sys.path.insert(0, os.path.abspath(root))
     from interpreter.runtime.pipeline import load_game
@@ -83,7 +84,19 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
             return fallback
 
     out: dict = {}
-    spec = lambda rel: os.path.join(HERE, rel)  # noqa: E731  (the specs of this checkout, on both sides)
+
+    def spec(rel: str) -> str:
+        """The spec from `specs` (this checkout's unless --specs says), on both sides; the other checkout's
+        own copy when its interpreter cannot load that one (a spec that grew features since: STUN's later
+        readings; then the two sides play different versions of it: --specs OLD puts both on the old ones)."""
+        for path in (os.path.join(specs, rel), os.path.join(HERE, rel)):  # a spec --specs lacks: this checkout's
+            if os.path.exists(path):
+                try:
+                    load_game(path)
+                    return path
+                except Exception:  # noqa: BLE001 (any failure to load: fall back to that checkout's own spec)
+                    break
+        return os.path.join(os.path.abspath(root), rel)
     if "greedy4" in only:
         g = load_game(spec("games/stun.yaml"))
         n, d, _, s = timed_games(g, 4, {k: "greedy" for k in range(4)})
@@ -122,8 +135,9 @@ def _child(root: str, seconds: float, only: list[str]) -> dict:
     return out
 
 
-def _run_side(python: str, root: str, seconds: float, only: list[str]) -> dict:
-    cmd = [python, os.path.abspath(__file__), "--child", root, "--seconds", str(seconds), "--only", ",".join(only)]
+def _run_side(python: str, root: str, seconds: float, only: list[str], specs: str = HERE) -> dict:
+    cmd = [python, os.path.abspath(__file__), "--child", root, "--seconds", str(seconds), "--only", ",".join(only),
+           "--specs", os.path.abspath(specs)]
     env = dict(os.environ, PYTHONPATH=os.path.abspath(root), PYTHONHASHSEED="0")
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=HERE)
     if res.returncode != 0:
@@ -138,18 +152,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=4.0, help="per workload, side and round")
     ap.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma-separated")
+    ap.add_argument("--specs", default=HERE, help="the checkout whose games/ and tests/specs/ both sides play "
+                    "(default: this one)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--json", dest="json_path", help="also write the figures to this file")
     args = ap.parse_args(argv)
     only = [w for w in args.only.split(",") if w]
     if args.child:
-        print(json.dumps(_child(args.child, args.seconds, only)))
+        print(json.dumps(_child(args.child, args.seconds, only, args.specs)))
         return 0
     sides = {"new": args.new} | ({"old": args.old} if args.old else {})
     rounds: dict[str, list[dict]] = {k: [] for k in sides}
     for r in range(args.rounds):
         for k in (list(sides) if r % 2 == 0 else list(sides)[::-1]):  # alternate who goes first
-            rounds[k].append(_run_side(sys.executable, sides[k], args.seconds, only))
+            rounds[k].append(_run_side(sys.executable, sides[k], args.seconds, only, args.specs))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     table = {}
     print(f"{'workload':<10} {'unit':<13} " + " ".join(f"{k + ' best':>12} {k + ' spread':>11}" for k in sides)

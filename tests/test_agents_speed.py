@@ -117,20 +117,55 @@ def test_mcts_reuses_only_the_subtree_of_the_move_it_took():
     agent = MctsAgent(9, me, iterations=30)
     i = agent.pick(st)
     kept = agent._kept
-    assert kept is not None and kept[4] is agent.last_root.children[me][st.labels()[i]]
+    mine_node = agent.last_root.children[me][st.labels()[i]]
     mine = st.clone()
     mine.apply(i)
-    assert agent._root(mine) is kept[4]
+    assert agent._root(mine) is mine_node
     agent._kept = kept
     if len(st.popts) > 1:  # another move: a fresh tree
         elsewhere = st.clone()
         elsewhere.apply((i + 1) % len(st.popts))
-        assert agent._root(elsewhere) is not kept[4]
+        assert agent._root(elsewhere) is not mine_node
     agent._kept = kept
     later = mine.clone()
     if later.status is Status.RUNNING:
-        later.apply(0)  # someone decided in between: a fresh tree
-        assert agent._root(later) is not kept[4]
+        who, label = later.pplayer, later.labels()[0]
+        later.apply(0)  # someone's public choice (STUN shows every card): the walk goes on down the tree
+        expected = mine_node.children.get(who, {}).get(label)
+        got = agent._root(later)
+        assert got is expected if expected is not None else got.visits == 0
+
+
+def test_mcts_walks_down_other_seats_public_choices():
+    game = load_game(STUN)
+    agent = MctsAgent(5, 0, iterations=20)
+    other = runner.make_agent("random", 5, 1)
+    st = game.new_game(2, 5)
+    after_other = 0
+    while st.status is Status.RUNNING:
+        if st.pplayer == 0 and len(st.popts) > 1:
+            before = agent.reused
+            last = agent._kept
+            i = agent.pick(st)
+            if agent.reused > before and last is not None and len(st.choices) > last[2]:
+                after_other += 1  # reused across the other seat's turn
+            st.apply(i)
+        else:
+            st.apply(other.pick(st) if st.pplayer == 1 else 0)
+    assert after_other > 0
+
+
+def test_a_card_i_cannot_see_in_another_seats_choice_starts_a_fresh_tree():
+    from interpreter.agents.search import _seen_by
+    game = load_game("games/uno.yaml")
+    st = game.new_game(2, 3)
+    while len(st.popts) < 2:
+        st.apply(0)
+    who = st.pplayer
+    shows_hand = [k for k, lab in enumerate(st.labels()) if lab not in ("draw a card", "pass")]
+    assert shows_hand, st.labels()
+    assert _seen_by(st, shows_hand[0], who)  # my own hand
+    assert not _seen_by(st, shows_hand[0], 1 - who)  # another seat's hand card, named in the label
 
 
 def test_bots_still_replay_exactly():
@@ -189,3 +224,59 @@ def test_inlined_shuffle_and_random_pick_draw_like_random():
         fake.popts = [None] * n
         assert agent.pick(fake) == twin.randrange(n)
     assert agent.rng.getstate() == twin.getstate()
+
+
+def test_greedy_stops_sampling_once_one_option_is_clearly_ahead():
+    from interpreter.agents.search import GreedyAgent, _settled
+    assert _settled([[5.0, 1.0]] * 4, [20.0, 4.0], 2.0)  # ahead on every sample, no spread
+    assert not _settled([[1.0, 1.0]] * 4, [4.0, 4.0], 2.0)  # the same: never settled
+    assert not _settled([[9.0, 1.0], [0.0, 1.0], [9.0, 1.0], [0.0, 1.0]], [18.0, 4.0], 2.0)  # too noisy
+    game = load_game(STUN)
+    used = {}
+    for sure in (0.0, 2.0):
+        agents = [GreedyAgent(7, k, samples=8, sure=sure) for k in range(3)]
+        st = game.new_game(3, 7)
+        picks = 0
+        while st.status is Status.RUNNING and st.decisions < 150:
+            picks += len(st.popts) > 1
+            st.apply(agents[st.pplayer].pick(st))
+        used[sure] = (sum(a.used for a in agents), picks)
+    assert used[0.0][0] == 8 * used[0.0][1]  # sure=0: every sample, every decision
+    assert used[2.0][0] < 8 * used[2.0][1]
+
+
+def test_the_scoring_gives_the_default_heuristic_with_its_tie_breaks():
+    from interpreter.agents.heuristics import scoring_keys, value_function
+    sa = "games/stunt-academy.yaml"
+    g = load_game(sa)
+    names = list(g.spec.vars["player"])
+    assert [names[i] for i, _w in scoring_keys(g)] == ["vp"]  # `final_tie: shared`: victory points only
+    g = load_game(sa, readings={"final_tie": "checks_then_ep"})
+    keys = scoring_keys(g)
+    assert [names[i] for i, _w in keys] == ["vp", "check_total", "ep_total"]
+    assert keys[0][1] == 1.0 > keys[1][1] > keys[2][1] > 0
+    st = g.new_game(3, 1)
+    value = value_function(g)
+    vp, checks = names.index("vp"), names.index("check_total")
+    st.pvars[vp][:] = [3, 3, 2]
+    st.pvars[checks][:] = [0, 2, 9]
+    assert value(st, 1) > value(st, 0) > value(st, 2)  # vp first, then checks break the tie
+    assert scoring_keys(load_game("games/uno.yaml")) == []  # no score, no ranking: running positions are 0
+
+
+def test_a_search_copy_can_stop_where_the_turn_ends():
+    game = load_game(STUN)
+    st = game.new_game(2, 4)
+    while "stop and keep the cards" not in st.labels():
+        st.apply(0)
+    stop = st.labels().index("stop and keep the cards")
+    halted, plain = st.clone(), st.clone()
+    halted.halt = True
+    halted.apply(stop)
+    assert halted.status is Status.RUNNING and halted.popts is None  # stopped between the turns
+    assert halted.turn == st.turn and halted.cur != st.cur  # the turn passed; the next has not begun
+    halted.halt = False
+    halted.run()  # and goes on exactly as a copy that never stopped
+    plain.apply(stop)
+    assert halted.popts is not None and halted.turn == st.turn + 1
+    assert halted.fingerprint() == plain.fingerprint()

@@ -54,7 +54,7 @@ def unseen_zones(game: Game, players: int, player: int) -> list[int]:
 
 class Determinizer:
     """Samples of one state as one player sees it (see the module docstring)."""
-    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved")
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together")
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
@@ -64,6 +64,7 @@ class Determinizer:
         self.sizes = [len(state.zones[z]) for z in zones]
         self.pool = sorted(c for z in zones for c in state.zones[z])
         self.moved = len(zones) > 1  # cards can change zones: positions and zone sums must follow
+        self.together = any(getattr(fr[0], "together", None) for fr in state.stack)  # a `choose together` paused
 
     def sample(self, rng: random.Random) -> State:
         s = self.base.clone()
@@ -85,7 +86,8 @@ class Determinizer:
                         zsum[j][z] = sum(map(t.__getitem__, part))
         s.reseed(rng.getrandbits(64))
         s.scripted = None  # an example's scripted dice are future chance too
-        _redraw_hidden_choices(s, self.player, rng)
+        if self.together:
+            _redraw_hidden_choices(s, self.player, rng)
         return s
 
 

@@ -2,7 +2,8 @@
 
 Owns: compiling the spec's optional `heuristics.value` (a number for player
 `me`, checked like every other rule text) into `value(state, player)`, the
-fallback to the `end.score` variable when a spec declares no heuristic, and
+fallback to the spec's scoring when it declares no heuristic (`end.score`, then
+the tie-breaks of `end.winners`: `scoring_keys`), and
 the payoff of a finished game (`outcome`). It never changes a state: `me`
 is bound by evaluating on the state with its current player set to the
 player asked about, and put back at once.
@@ -12,17 +13,19 @@ from __future__ import annotations
 from typing import Callable
 from weakref import WeakKeyDictionary
 
-from ..compile.compiler import Compiler
+from ..compile.compiler import _NOCONST, Compiler
+from ..lang import nodes as N
 from ..runtime.engine import Game, State, Status
 
 Value = Callable[[State, int], float]
 WIN = 1_000_000.0  # a won game is worth more than any position; heuristics are scaled well below it
 
 _cache: "WeakKeyDictionary[Game, Value]" = WeakKeyDictionary()
+_keys_cache: "WeakKeyDictionary[Game, list]" = WeakKeyDictionary()
 
 
 def value_function(game: Game) -> Value:
-    """`value(state, player)`: the spec's heuristic, else the score variable, else 0."""
+    """`value(state, player)`: the spec's heuristic, else its scoring keys (see scoring_keys), else 0."""
     if game in _cache:
         return _cache[game]
     spec = game.spec
@@ -37,16 +40,79 @@ def value_function(game: Game) -> Value:
                 return float(f(st, [None] * n))
             finally:
                 st.cur = cur
-    elif game.score_idx is not None:
-        i = game.score_idx
+    elif scoring_keys(game):
+        keys = scoring_keys(game)
+        if len(keys) == 1 and keys[0][1] == 1.0:
+            i = keys[0][0]
 
-        def value(st: State, p: int) -> float:
-            return float(st.pvars[i][p])
+            def value(st: State, p: int) -> float:
+                return float(st.pvars[i][p])
+        else:
+            def value(st: State, p: int) -> float:
+                rows = st.pvars
+                return sum(w * rows[i][p] for i, w in keys)
     else:
         def value(st: State, p: int) -> float:
             return 0.0
     _cache[game] = value
     return value
+
+
+TIE_RANGE = 1000  # a tie-break variable without a declared range is taken to stay within +-999
+
+
+def scoring_keys(game: Game) -> list[tuple[int, float]]:
+    """The player variables a spec ranks players by, with their weights: `end.score` first, then the
+    tie-breaks of `end.winners` (`best(best(players, vp), checks)`: vp, then checks; `worst` counts
+    negatively; a condition on options or readings picks its branch), each weighted below one unit of the
+    key before it (1 / its declared range, else 1 / TIE_RANGE). [] when the spec ranks by none."""
+    got = _keys_cache.get(game)
+    if got is not None:
+        return got
+    spec = game.spec
+    pvars = list(spec.vars["player"].values())
+    order: list[tuple[int, float]] = []
+    if game.score_idx is not None:
+        order.append((game.score_idx, 1.0))
+    if spec.winners is not None and spec.winners.ast is not None:
+        comp = Compiler(spec, game.options, game.readings)
+        for i, sign in _ranking(spec.winners.ast, comp):
+            if all(i != j for j, _ in order):
+                order.append((i, sign))
+    keys, w = [], 1.0
+    for k, (i, sign) in enumerate(order):
+        if k:
+            vd = pvars[i]
+            span = vd.max - vd.min + 1 if vd.min is not None and vd.max is not None else TIE_RANGE
+            w /= max(span, 2)
+        keys.append((i, sign * w))
+    _keys_cache[game] = keys
+    return keys
+
+
+def _ranking(e, comp) -> list[tuple[int, float]]:
+    """Player variables `e` ranks players by, primary first (see scoring_keys)."""
+    if isinstance(e, N.Call) and e.ref == ("builtin", e.func) and e.func in ("best", "worst") and len(e.args) == 2:
+        key = e.args[1]
+        ref = getattr(key, "ref", None)
+        inner = _ranking(e.args[0], comp)
+        if ref is not None and ref[0] == "pvar":
+            return inner + [(ref[1], 1.0 if e.func == "best" else -1.0)]
+        return inner
+    if isinstance(e, N.Ternary):
+        c = comp.const(e.cond)
+        if c is _NOCONST:
+            return []
+        return _ranking(e.then if c else e.orelse, comp)
+    if isinstance(e, N.LetIn):
+        return _ranking(e.body, comp)
+    return []
+
+
+def judges(game: Game) -> bool:
+    """Whether positions of a running game differ in value (a heuristic, or scoring keys to rank by)."""
+    spec = game.spec
+    return spec.heuristic is not None and spec.heuristic.ast is not None or bool(scoring_keys(game))
 
 
 def outcome(st: State) -> list[float]:

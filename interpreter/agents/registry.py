@@ -79,7 +79,7 @@ AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "mc
 SETTINGS: dict[str, tuple[str | None, dict]] = {
     "random": (None, {}),
     "first": (None, {}),
-    "greedy": ("samples", {"samples": 16, "turn": 1}),
+    "greedy": ("samples", {"samples": 16, "turn": 1, "sure": 2.0}),
     "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0, "tied": 1}),
     "cautious": ("samples", {"samples": 4}),
 }

@@ -10,9 +10,10 @@ with bots replays exactly.
 - `greedy` takes the option whose resulting position has the best value
   (the spec's `heuristics.value`, else `end.score`) on average over a few
   determinizations (the same ones for every option, to compare like with
-  like). The position is judged once the decider's turn has played out: the
-  decider's own further decisions in the same turn (at most 12) are taken at
-  random, with the same uniforms for every option (`turn=0`: judge at the
+  like). The position is judged once the decider's turn has played out (where
+  the next turn would begin, after any phase end: `State.halt`): the decider's own
+  further decisions in the same turn (at most 12) are taken at random, with
+  the same uniforms for every option (`turn=0`: judge at the
   very next decision, as before; that made greedy cash in at once, e.g.
   descend at the first card in First in Flight, and lose to random).
 - `mcts` is single-observer information-set MCTS (Cowling, Powley and
@@ -27,9 +28,10 @@ with bots replays exactly.
   heuristic value share the win (or a softmax of the values, with `tau`); a
   cut where every seat is worth the same goes on for `depth` more decisions
   (to the end, or `max_playout` in all). The playout's random player is seated
-  in the state, so its decisions run inside the engine. After the decider's
-  own move, with only chance before its next decision, the next search starts
-  from the subtree of that move (after anyone else's move, afresh). Chance
+  in the state, so its decisions run inside the engine. The next search starts
+  from the subtree of the decider's last move, followed down the moves made
+  since, as long as each was one the decider saw (its own, or another seat's
+  public choice; a hidden or sealed one starts a fresh tree). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
@@ -40,8 +42,10 @@ import random
 from typing import Any
 
 from .determinize import Determinizer
+from ..compile.compiler import VALUE
 from ..runtime.engine import State, Status
-from .heuristics import outcome, position_value, value_function
+from ..runtime.redact import secret_spans
+from .heuristics import judges, outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
@@ -53,13 +57,17 @@ class GreedyAgent:
     """The option with the best average heuristic value once the decider's turn has played out."""
     name = "greedy"
 
-    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16, turn: int = 1):
+    def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16, turn: int = 1, sure: float = 2.0):
         if samples < 1:
             raise ValueError("greedy: samples must be at least 1")
         if turn not in (0, 1):
             raise ValueError("greedy: turn must be 1 (play my turn out at random) or 0 (judge one decision later)")
+        if sure < 0:
+            raise ValueError("greedy: sure must be 0 (always every sample) or more")
         self.samples = samples
         self.turn = turn
+        self.sure = sure  # stop sampling once the leader is ahead of every other option by `sure` standard errors
+        self.used = 0  # samples taken, over all decisions (for benchmarks and tests)
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
 
     def pick(self, state: State) -> int:
@@ -72,23 +80,56 @@ class GreedyAgent:
         dets = Determinizer(state, me)
         rnd = self.rng.random
         turn = state.turn if self.turn else -1
-        for _ in range(self.samples):
+        sure = self.sure
+        rows: list[list[float]] = []  # per sample, each option's value (for the early stop)
+        for m in range(1, self.samples + 1):
+            if sure and m > _MIN_SAMPLES and _settled(rows, totals, sure):
+                break
             det = dets.sample(self.rng)
             # The same uniforms for every option's follow-up decisions: options are compared on like chances.
             us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
+            row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
-                s.apply(i)
-                if us is not None:
+                if us is None:
+                    s.apply(i)
+                else:
+                    s.halt = True  # the copy stops where the next turn would begin (after a phase end)
+                    s.apply(i)
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
-                    while s.status is Status.RUNNING and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
+                    while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
-                totals[i] += position_value(s, me, value)
+                v = position_value(s, me, value)
+                totals[i] += v
+                row[i] = v
+            rows.append(row)
+        self.used += len(rows)
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
+
+
+_MIN_SAMPLES = 4  # greedy judges no option settled on fewer samples than this
+
+
+def _settled(rows: list[list[float]], totals: list[float], sure: float) -> bool:
+    """The leading option is ahead of every other by more than `sure` standard errors of the paired
+    differences (the samples are common to all options), or by every sample when they do not vary."""
+    m = len(rows)
+    best = max(range(len(totals)), key=totals.__getitem__)
+    for j in range(len(totals)):
+        if j == best:
+            continue
+        d = [r[best] - r[j] for r in rows]
+        mean = sum(d) / m
+        if mean <= 0:
+            return False
+        var = sum((x - mean) ** 2 for x in d) / (m - 1)
+        if mean * mean * m <= sure * sure * var:
+            return False
+    return True
 
 
 class _Node:
@@ -123,18 +164,36 @@ class MctsAgent:
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
         self.reused = 0  # decisions that started from the subtree kept from the one before
-        self._kept: tuple | None = None  # (game, seed, choices so far, my choice, its subtree)
+        self._kept: tuple | None = None  # (game, seed, choices with mine, a copy before my move, the tree)
 
     def _root(self, state: State) -> _Node:
-        """The subtree of my last move when nothing but chance happened since (my own next decision)."""
+        """Where this search starts: the subtree of my last move, followed down the choices made since,
+        when each of them is one I saw (mine, or another seat's public choice); else a fresh tree.
+
+        The choices since are replayed on a copy of the state as it was when I moved (it shares the game's
+        chance copy-on-write, so it goes the way the game went) to read each one's chooser and label, the
+        tree's keys. A choice whose label shows a card I may not see, or a sealed simultaneous choice, ends
+        the walk: its label could tell the search something I do not know."""
         kept, self._kept = self._kept, None
-        if kept is not None:
-            g, seed, n, i, node = kept
-            ch = state.choices
-            if state.g is g and state.seed == seed and len(ch) == n and ch[-1] == i and node is not None:
-                self.reused += 1
-                return node
-        return _Node(-1)
+        if kept is None:
+            return _Node(-1)
+        g, seed, n, replay, node = kept
+        ch = state.choices
+        if state.g is not g or state.seed != seed or len(ch) < n or replay.choices != ch[:n - 1]:
+            return _Node(-1)
+        me, replay = state.pplayer, replay.clone()  # the kept copy stays as it was (a test may ask twice)
+        for k in range(n - 1, len(ch)):
+            if node is None or replay.status is not Status.RUNNING:
+                return _Node(-1)
+            who, c = replay.pplayer, ch[k]
+            if not 0 <= c < len(replay.popts) or who != me and not _seen_by(replay, c, me):
+                return _Node(-1)
+            node = node.children.get(who, {}).get(replay.labels()[c])
+            replay.apply(c)
+        if node is None or replay.decisions != state.decisions:
+            return _Node(-1)
+        self.reused += 1
+        return node
 
     def pick(self, state: State) -> int:
         labels = state.labels()
@@ -146,7 +205,7 @@ class MctsAgent:
         depth = self.depth
         if depth < 0:
             g = state.g
-            depth = AUTO_DEPTH if g.spec.heuristic is not None or g.score_idx is not None else 0
+            depth = AUTO_DEPTH if judges(g) else 0
         limit = min(depth or self.max_playout, self.max_playout)
         root = self._root(state)
         dets = Determinizer(state, me)
@@ -219,8 +278,21 @@ class MctsAgent:
         visits = [mine[k].visits if k in mine else 0 for k in labels]
         top = max(visits)
         i = visits.index(top)
-        self._kept = (state.g, state.seed, len(state.choices) + 1, i, mine.get(labels[i]))
+        self._kept = (state.g, state.seed, len(state.choices) + 1, state.clone(), root)
         return i
+
+
+def _seen_by(st: State, i: int, player: int) -> bool:
+    """Whether `player` may read option `i` of the pending decision as it is taken (not sealed, and every
+    card its label shows is one `player` may see: the test redaction uses for narration)."""
+    if st.pkind == VALUE and len(st.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
+        return False
+    st.marking = True
+    try:
+        marked = st._labels()[i]
+    finally:
+        st.marking = False
+    return all(player in seers for _start, _end, seers in secret_spans(st, marked))
 
 
 class _Playout:

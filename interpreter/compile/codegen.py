@@ -1034,6 +1034,7 @@ class PyGen:
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
         out += [f"    if pc == {start}:"]
+        out += ["        if st.halt:", f"            fr[1] = {start}", "            return True"]  # a search's copy: judged here
         if self.comp.turn_order:  # a seat chosen outside a turn (setup, a phase's start or end) plays now
             out += ["        if st.nxt >= 0:", "            st.cur = st.nxt", "            st.nxt = -1"]
         out += ["        st.turn += 1", *(["        POS[0] = None"] if self.locate else []),

@@ -493,16 +493,27 @@ class Compiler:
             return bool(self.spec.triggers)  # a trigger runs right after its move, and may pause
         if isinstance(st, N.CallStmt):
             return st.call.func in pausable
-        if isinstance(st, N.If):
-            return any(self._pauses(s, pausable) for _, body in st.branches for s in body) or \
-                any(self._pauses(s, pausable) for s in st.orelse or [])
+        if isinstance(st, N.If):  # only the branches the code generator emits (options and readings are fixed)
+            for cond, body in st.branches:
+                c = self.const(cond)
+                if c is not _NOCONST and not c:
+                    continue
+                if any(self._pauses(s, pausable) for s in body):
+                    return True
+                if c is not _NOCONST:  # always taken: nothing after it is emitted
+                    return False
+            return any(self._pauses(s, pausable) for s in st.orelse or [])
         if isinstance(st, (N.ForEach, N.Repeat, N.While)):
             return any(self._pauses(s, pausable) for s in st.body)
         return False
 
     def subset_finder(self, s: N.ChooseSubset) -> Fn:
         """Every subset of the source that satisfies the condition, smallest first."""
-        src, slot, cond = self.ccoll(s.source), s.slot, self.cexpr(s.cond)
+        saved, self.gen.local_names = self.gen.local_names, []  # generated, reading every local from L
+        try:
+            src, slot, cond = self.coll(s.source), s.slot, self.expr(s.cond)  # the test runs once per subset
+        finally:
+            self.gen.local_names = saved
         merge = self.interchange().subsets  # identical cards make one subset (interchange.py)
 
         def find(st, L):

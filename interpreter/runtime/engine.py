@@ -393,7 +393,7 @@ class State:
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
                  "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow",
-                 "chosen")
+                 "chosen", "halt")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -443,6 +443,9 @@ class State:
         self.order = 1
         self.skips = 0
         self.scripted: list[int] | None = None  # an example's scripted dice (`given: rolls:`), taken first
+        # A search's copy that must stop where the next turn would begin (after the last turn's end and any
+        # phase end): run() returns there with no decision pending; a later run() begins that turn.
+        self.halt = False
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -845,6 +848,7 @@ class State:
         s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
         s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
+        s.marking, s.nxt, s.order, s.skips = self.marking, self.nxt, self.order, self.skips
         for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
             setattr(s, name, getattr(self, name))
         return s
@@ -892,5 +896,6 @@ class State:
 _CLONED = frozenset(("g", "n", "seed", "seats", "others", "rng", "rng_cow", "zones", "where", "zsum", "gvars",
                      "pvars", "tvars", "cur", "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners",
                      "reason", "turn", "steps", "decisions", "log", "choices", "turn_over", "in_turn", "idle",
-                     "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted"))
+                     "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted", "marking", "nxt",
+                     "order", "skips", "chosen"))
 _SHALLOW = tuple(n for n in State.__slots__ if n not in _CLONED)
