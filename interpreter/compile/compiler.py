@@ -352,6 +352,27 @@ class Compiler:
             return out
         return mapped
 
+    def x_Aggregate(self, e: N.Aggregate) -> Fn:
+        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        cond = self.cexpr(e.cond) if e.cond is not None else None
+        func = e.func
+
+        def aggregate(st, L):
+            keyed = []
+            for x in coll(st, L):
+                L[slot] = x
+                if cond is None or cond(st, L):
+                    keyed.append((x, value(st, L)))
+            if func == "sum":
+                return sum(k for _x, k in keyed)
+            if func in ("highest", "lowest"):
+                return (max if func == "highest" else min)((k for _x, k in keyed), default=0)
+            if not keyed:
+                return []
+            top = (max if func == "best" else min)(k for _x, k in keyed)
+            return [x for x, k in keyed if k == top]
+        return aggregate
+
     def x_Unary(self, e: N.Unary) -> Fn:
         f = self.cexpr(e.operand)
         if e.op == "not":

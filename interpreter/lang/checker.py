@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import decks, limits, nodes as N
+from . import decks, labels, limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -29,6 +29,9 @@ def _value_type(v: Any) -> T:
     if isinstance(v, int):
         return T.INT
     return T.STR
+
+
+AGGREGATES = ("sum", "highest", "lowest", "best", "worst")  # `NAME x in list by/of value`
 
 
 class _Scope:
@@ -322,12 +325,21 @@ class Checker:
                           "with nobody acting, and the game stalls", s.doc.span(path, key=True),
                           hint="list the turn's `actions`, or end its `start` with `end turn`")
         for a in s.actions.values():
-            if "{" in a.label and "}" in a.label[a.label.index("{"):]:
-                shown = ", ".join(a.params) or "nothing"
-                self.warn("W404", f"action '{a.name}': the label is shown as written, {{...}} included",
-                          s.doc.span(("actions", a.name, "label")),
-                          hint=f"an action's label is not a template: the chosen {shown} is shown after it "
-                               f"(`{a.label.split('{')[0].strip() or a.name}: ...`)")
+            for bad in labels.action_template(s, a)[1]:  # holes naming a parameter are filled in
+                span = s.doc.text(("actions", a.name, "label")).locate(bad.start, bad.end)
+                if bad.why == "no parameters":
+                    hint = (f"this action chooses nothing, so nothing fills it: write the label without "
+                            f"{{...}} (`{a.label.split('{')[0].strip() or a.name}`)")
+                elif bad.why == "unknown":
+                    hint = did_you_mean(bad.text.partition(".")[0], list(a.params)) or \
+                        f"a hole names a parameter: {', '.join('{' + p + '}' for p in a.params)}"
+                elif bad.why == "not a card":
+                    hint = f"only a card parameter has properties: write {{{bad.text.partition('.')[0]}}}"
+                else:
+                    hint = did_you_mean(bad.text.partition(".")[2], list(self.prop_types)) or \
+                        f"card properties: {', '.join(sorted(self.prop_types)) or 'none'}"
+                self.warn("W404", f"action '{a.name}': the label's {{{bad.text}}} cannot be filled, so it is "
+                          f"shown as written", span, hint=hint)
         for p in s.procedures.values():
             if p.name not in self.called:
                 self.warn("W403", f"procedure '{p.name}' is never called", p.span)
@@ -946,6 +958,24 @@ class Checker:
                        hint="each value must be a number, a text, a card or a player")
             return T.ANY
         return LIST_OF[vt]
+
+    def e_Aggregate(self, e: N.Aggregate, code, sc) -> T:
+        """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value` (E460 for another word)."""
+        if e.func not in AGGREGATES:
+            self.error("E460", f"'{e.func} {e.var} in ...' is not an aggregate", code, e.func_pos,
+                       hint=did_you_mean(e.func, AGGREGATES) or f"one of: {', '.join(AGGREGATES)}")
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, f"{e.func} ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        if e.cond is not None:
+            self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        self.expect_type(code, self.expr(e.value, code, sc), T.INT, e.value, f"{e.func} ... by" if e.func in
+                         ("best", "worst") else f"{e.func} ... of")
+        sc.frames.pop()
+        if e.func in ("best", "worst"):
+            return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
+        return T.INT
 
     def e_Unary(self, e: N.Unary, code, sc) -> T:
         t = self.expr(e.operand, code, sc)

@@ -18,6 +18,7 @@ from ..lang.builtins import RuleError
 from ..compile.codegen import EndGame, EndTurn
 from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from ..lang.kinds import T
+from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
 from .seeds import shuffle as _shuffle
@@ -114,6 +115,8 @@ class Game:
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
         self._starts: dict[int, Start] = {}
         self.param_show: dict[tuple[str, int], T] = {}  # (action, parameter index) -> how its values are shown
+        self.label_tpl = {a.name: t for a in spec.actions.values()
+                          if (t := action_template(spec, a)[0]) is not None}  # labels with {parameter} holes
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -464,6 +467,10 @@ class State:
                     out.append(meta[o][1])
                 else:
                     ai, params = o
+                    tpl = g.label_tpl.get(meta[ai][0]) if g.label_tpl else None
+                    if tpl is not None:
+                        out.append(self._fill_label(meta[ai][0], tpl, params))
+                        continue
                     shown = ", ".join(self._show_param(meta[ai][0], k, x) for k, x in enumerate(params))
                     out.append(f"{meta[ai][1]}: {shown}")
             return out
@@ -480,6 +487,26 @@ class State:
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
+
+    def _fill_label(self, action_name: str, tpl, params: list) -> str:
+        """An action label with `{parameter}` holes, filled (lang/labels.py); unnamed parameters follow it."""
+        out = []
+        for part in tpl.parts:
+            if type(part) is str:
+                out.append(part)
+            elif part.prop is None:
+                out.append(self._show_param(action_name, part.param, params[part.param]))
+            else:
+                x = params[part.param]
+                value = str(self.g.props[part.prop][x])
+                if self.marking:  # the property of a card some seat may not see is as secret as the card
+                    from .redact import mark
+                    value = mark(x, value)
+                out.append(value)
+        text = "".join(out)
+        if tpl.rest:
+            text += ": " + ", ".join(self._show_param(action_name, k, params[k]) for k in tpl.rest)
+        return text
 
     def _show_param(self, action_name: str, k: int, x: Any) -> str:
         g = self.g
