@@ -38,7 +38,7 @@ CASES = [
      "E202", ("  stop:", "stop"), "missing field 'do' in actions.stop", "add `do:`"),
     # wrong types: E203 at the value
     ("count_is_text", "count: 7", "count: seven", "E203", ("seven", "seven"),
-     "components.cards.coin.count must be a whole number, not text", None),
+     "components.cards.coin.count must be a whole number or a mapping, not text", None),
     ("actions_not_a_list", "actions: [draw, stop]", "actions: draw", "E203", ("actions: draw", "draw"),
      "flow.turn.actions must be a list, not text", None),
     ("players_not_a_mapping", "players: {min: 2, max: 4}", "players: 4", "E203", ("players: 4", "4"),

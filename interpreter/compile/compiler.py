@@ -91,7 +91,7 @@ class Compiler:
         self.props: dict[str, tuple] = {}
         self.card_type: list[str] = []
         for ct in spec.cards.values():
-            self.card_type.extend([ct.name] * ct.count)
+            self.card_type.extend([ct.name] * ct.ids)  # every card some player count puts in play
         for p in {k for ct in spec.cards.values() for k in ct.props}:
             self.props[p] = tuple(spec.cards[t].props[p] for t in self.card_type)
         self.summed = {p: j for j, p in enumerate(summed_props(spec, self.props))}  # prop -> State.zsum row

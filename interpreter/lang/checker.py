@@ -164,9 +164,15 @@ class Checker:
         if s.min_players > s.max_players:
             self.error("E410", f"game.players: min ({s.min_players}) is more than max ({s.max_players})",
                        s.doc.span(("game", "players")))
-        counted = sum(c.count for c in s.cards.values())
+        # the box holds what the most demanding player count puts in play (a per-seat type: each seat's cards)
+        by_n = {n: sum(c.in_play(n) * (n if c.per_seat else 1) for c in s.cards.values())
+                for n in range(s.min_players, min(s.max_players, s.min_players + 1000) + 1)}
+        most = max(by_n, key=lambda n: (by_n[n], -n), default=s.min_players)
+        counted = by_n.get(most, 0)
+        varies = len(set(by_n.values())) > 1
         if s.total is not None and counted != s.total:
-            self.error("E411", f"the card counts add up to {counted}, but the rulebook's total is {s.total}",
+            self.error("E411", f"the card counts add up to {counted}{f' (with {most} players)' if varies else ''}, "
+                       f"but the rulebook's total is {s.total}",
                        s.doc.span(("components", "total")),
                        hint="check each card type's `count` against the component list")
         propsets = {frozenset(c.props) for c in s.cards.values()}
@@ -183,11 +189,11 @@ class Checker:
                 self.error("E412", f"card property '{p}' mixes numbers and texts",
                            s.doc.span(("components", "cards")), hint="give one kind of value per property")
         for c in s.cards.values():
-            if c.zone not in self.szones:
-                cands = list(self.szones)
-                self.error("E420", f"cards start in '{c.zone}', which is not a shared zone",
+            if c.zone not in self.szones and c.zone not in self.pzones:  # a player zone: each player's own cards
+                cands = list(self.szones) + list(self.pzones)
+                self.error("E420", f"cards start in '{c.zone}', which is not a zone",
                            s.doc.span(("components", "cards", c.name, "in")),
-                           hint=did_you_mean(c.zone, cands) or f"shared zones: {', '.join(cands)}")
+                           hint=did_you_mean(c.zone, cands) or f"zones: {', '.join(cands)}")
         for o in s.options.values():
             if o.default not in o.values:
                 self.error("E413", f"option '{o.name}': default {o.default!r} is not one of its values",
@@ -1061,3 +1067,4 @@ def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from Checker(spec).run()
     yield from limits.check(spec)
     yield from decks.check(spec.doc)
+    yield from decks.check_counts(spec.doc, spec.min_players, spec.max_players)

@@ -36,6 +36,13 @@ class CardType:
     first_id: int
     span: Span | None
     decl: str = ""  # the declaration it comes from: itself, or a product's type (`each:`)
+    counts: dict[int, int] | None = None  # cards per player count (`count: {3-5: 11, 6: 9}`), or None: `count`
+    per_seat: bool = False  # `in:` names a player zone: each player starts with their own cards of this type
+    ids: int = 0  # card ids the type reserves: enough for the most players and the largest count
+
+    def in_play(self, n: int) -> int:
+        """Cards of this type in a game with `n` players (in each player's zone, for a per-seat type)."""
+        return self.count if self.counts is None else self.counts.get(n, 0)
 
 
 @dataclass(slots=True)
@@ -317,12 +324,19 @@ class _Builder:
         next_id = 0
         comps = d.get("components") or {}  # a game without cards (dice, a board) needs no components
         defaults = dict(comps.get("defaults") or {})
+        player_zones = {n for n, z in (d.get("zones") or {}).items() if z.get("owner") == "player"}
+        lo, hi = game["players"]["min"], game["players"]["max"]
         for name, c in (comps.get("cards") or {}).items():
+            counts = decks.counts_for(c["count"], lo, hi)  # a count per player count, or None
+            count = c["count"] if counts is None else max(counts.values(), default=0)
+            per_seat = c["in"] in player_zones
+            ids = count * (max(hi, 0) if per_seat else 1)
             for tname, label, attrs in decks.expand(name, c):  # `each:` declares one card type per combination
-                cards[tname] = CardType(tname, label, c["count"], c["in"],
+                cards[tname] = CardType(tname, label, count, c["in"],
                                         {**defaults, **(c.get("props") or {}), **attrs},
-                                        next_id, self.span("components", "cards", name, key=True), decl=name)
-                next_id += c["count"]
+                                        next_id, self.span("components", "cards", name, key=True), decl=name,
+                                        counts=counts, per_seat=per_seat, ids=ids)
+                next_id += ids
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
         for name, z in (d.get("zones") or {}).items():

@@ -61,6 +61,8 @@ class Start:
     others: list[list[int]]
     zones: list[list[int]]
     zsum: list[list[int]]
+    where: list[int]  # each card's zone; -1 for a card this player count leaves out (lang/decks.py)
+    in_play: int  # the cards in play
 
 
 @dataclass(slots=True)
@@ -125,7 +127,6 @@ class Game:
         self.zone_vis = {}
         for z in spec.zones.values():
             self.zone_vis[(z.owner, z.index)] = z.visibility
-        self.start_zone = [spec.zones[spec.cards[t].zone].index for t in c.card_type]
         self.gvar_start = [v.start for v in spec.vars["global"].values()]
         self.pvar_start = [v.start for v in spec.vars["player"].values()]
         self.tvar_start = [v.start for v in spec.vars["turn"].values()]
@@ -242,11 +243,9 @@ class Game:
     def start(self, n: int) -> "Start":
         """What every game with `n` players starts from (built once per player count)."""
         if n not in self._starts:
-            zones: list[list[int]] = [[] for _ in range(self.S + self.P * n)]
-            for c, z in enumerate(self.start_zone):
-                zones[z].append(c)
+            zones, where = start_zones(self.spec, n, len(self.card_type))
             self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
-                                    _zone_sums(self.sum_tables, zones))
+                                    _zone_sums(self.sum_tables, zones), where, len(where) - where.count(-1))
         return self._starts[n]
 
     # -- playing -----------------------------------------------------------------
@@ -297,6 +296,31 @@ class Game:
         if ty is T.BOOL:
             return "yes" if v else "no"
         return str(v)
+
+
+def start_zones(spec: Spec, n: int, n_ids: int) -> tuple[list[list[int]], list[int]]:
+    """Each zone's cards when a game with `n` players starts, and each card's zone (-1: not in this game).
+
+    A type's cards take its first ids; a per-seat type (`in:` a player zone) gives each seat its own
+    block of ids, and a count per player count leaves the rest of the block out of the game."""
+    S, P = spec.n_shared, spec.n_player_zones
+    zones: list[list[int]] = [[] for _ in range(S + P * n)]
+    where = [-1] * n_ids
+    for ct in spec.cards.values():
+        z = spec.zones[ct.zone]
+        k = ct.in_play(n)
+        if ct.per_seat:
+            block = ct.ids // max(spec.max_players, 1)
+            for seat in range(n):
+                zid = S + seat * P + z.index
+                for c in range(ct.first_id + seat * block, ct.first_id + seat * block + k):
+                    zones[zid].append(c)
+                    where[c] = zid
+        else:
+            for c in range(ct.first_id, ct.first_id + k):
+                zones[z.index].append(c)
+                where[c] = z.index
+    return zones, where
 
 
 def _coerce(v: Any, allowed: list) -> Any:
@@ -394,7 +418,7 @@ class State:
         self.rng = random.Random(seed)
         self.rng_cow = False  # rng is shared with a clone (or a seed still to be planted): see chance()
         self.zones: list[list[int]] = [z[:] for z in start.zones]
-        self.where = g.start_zone[:]
+        self.where = start.where[:]
         self.zsum: list[list[int]] = [r[:] for r in start.zsum]
         self.gvars = g.gvar_start[:]
         self.pvars = [[v] * n for v in g.pvar_start]
@@ -644,7 +668,7 @@ class State:
                     self._stop(Status.ERROR, f"card {c} is misplaced")
                     return
             seen += len(z)
-        if seen != len(self.where):
+        if seen != g.start(self.n).in_play:
             self._stop(Status.ERROR, "cards were lost or duplicated")
             return
         kept = self.zsum
