@@ -286,3 +286,23 @@ def test_unknown_names_in_given_zones_are_check_errors(tmp_path):
             "5 players)", "seats are 1 to 5") in found
     assert any("unknown card type 'skul'" in m and h == "did you mean 'skull'?" for _c, m, h in found)
     assert any("takes from unknown zone 'hnd@1'" in m for _c, m, _h in found)
+
+
+def test_determinization_keeps_each_players_own_cards_in_their_places(tmp_path):
+    """P1 cannot see the others' hands, but knows whose cards they are (their backs show it): a sample
+    never gives one player two skulls; cards of nobody's are still pooled freely."""
+    from interpreter.agents.determinize import determinize
+    spec, _ = _spec(tmp_path)
+    game = Game(spec)
+    st = game.new_game(3, 1)
+    hand = spec.zones["hand"].index
+    seen = set()
+    for t in range(40):
+        s = determinize(st, 0, random.Random(t))
+        s.check_invariants()
+        assert s.status is Status.RUNNING
+        for seat in range(3):
+            cards = s.zones[spec.n_shared + seat * spec.n_player_zones + hand]
+            assert sorted(game.card_type[c] for c in cards) == ["flower"] * 3 + ["skull"]
+            seen.add(tuple(cards))
+    assert len(seen) > 3  # the others' flowers did move between samples
