@@ -306,3 +306,43 @@ def test_determinization_keeps_each_players_own_cards_in_their_places(tmp_path):
             assert sorted(game.card_type[c] for c in cards) == ["flower"] * 3 + ["skull"]
             seen.add(tuple(cards))
     assert len(seen) > 3  # the others' flowers did move between samples
+
+
+HIDE = """
+game: {name: Hidden, players: {min: 2, max: 2}}
+components:
+  cards:
+    card:
+      each: {value: {from: 1, to: 6}}
+      label: "card {value}"
+      count: 1
+      in: hand
+zones:
+  hand: {owner: player, visibility: owner}
+  secret: {owner: player, visibility: owner}
+flow:
+  first: seat(1)
+  turn:
+    actions: [hide]
+actions:
+  hide:
+    label: "hide {c} worth {c.value}"
+    choose:
+      c: me.hand
+    do: |
+      move c to me.secret
+      end turn
+end:
+  when: count(seat(2).hand) == 0
+"""
+
+
+def test_a_label_hole_of_a_hidden_card_is_hidden_from_other_seats(tmp_path):
+    from interpreter.runtime.redact import seat_events
+    game = api.load_game(write(tmp_path, HIDE))
+    st = game.new_game(2, 1, log=True)
+    st.apply(2)
+    mine = [e["choice"] for e in seat_events(st.log, game, 2, 0) if e["e"] == "choice"]
+    theirs = [e["choice"] for e in seat_events(st.log, game, 2, 1) if e["e"] == "choice"]
+    assert mine == ["hide card 3 worth 3"]
+    assert "3" not in theirs[0] and theirs[0].startswith("hide ")

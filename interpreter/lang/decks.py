@@ -111,7 +111,8 @@ def count_map(count: Any) -> tuple[dict[int, int], list[tuple[Any, str]]]:
         lo = int(m.group(1))
         hi = int(m.group(2)) if m.group(2) else lo
         if hi < lo or hi - lo > 1000:
-            problems.append((key, f"'{key}' is not a range of player counts (the first number is the smaller)"))
+            why = "the first number is the smaller" if hi < lo else "a range spans at most 1,000 player counts"
+            problems.append((key, f"'{key}' is not a range of player counts ({why})"))
             continue
         for k in range(lo, hi + 1):
             if k in out:
