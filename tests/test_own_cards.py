@@ -346,3 +346,66 @@ def test_a_label_hole_of_a_hidden_card_is_hidden_from_other_seats(tmp_path):
     theirs = [e["choice"] for e in seat_events(st.log, game, 2, 1) if e["e"] == "choice"]
     assert mine == ["hide card 3 worth 3"]
     assert "3" not in theirs[0] and theirs[0].startswith("hide ")
+
+
+EXPR = """
+game: {name: Count expr, players: {min: 2, max: 6}}
+components:
+  cards:
+    chip: {count: "(11 if count(players) <= 4 else 9) - (2 if option.short else 0)", in: chips}
+    spare: {count: "SPARE", in: pot}
+zones:
+  pot: {owner: shared}
+  chips: {owner: player}
+options:
+  short: {values: [false, true], default: false}
+flow:
+  first: seat(1)
+  turn:
+    actions: [give]
+actions:
+  give:
+    label: give
+    when: count(me.chips) > 0
+    do: |
+      move top(me.chips) to pot
+      end turn
+end:
+  when: count(seat(1).chips) == 0
+  winners: players
+examples:
+  five_players:
+    players: 5
+    expect:
+      - count(seat(5).chips) == 9 and count(pot) == 1
+  short_two:
+    players: 2
+    options: {short: true}
+    expect:
+      - count(seat(1).chips) == 9 and count(pot) == 4
+"""
+
+
+def test_a_count_may_be_an_expression_over_the_players_and_the_options(tmp_path):
+    path = write(tmp_path, EXPR.replace("SPARE", "max(0, 6 - count(players))"))
+    assert errors(path) == [] and failed_examples(path) == {}
+    game = Game(api.load_spec(path)[0], {"short": True})
+    for players in (2, 6):
+        st = play(game, players, 3, check=True)
+        assert st.status is Status.FINISHED, st.reason
+    assert "54 cards with 6 players" in explain(api.load_spec(path)[0])
+
+
+@pytest.mark.parametrize("count, message", [
+    ("11 - 3 * count(players)", "the count is -1 with 4 players"),
+    ("count(deck)", "a count can use numbers, count(players), option.NAME"),
+    ("option.long", "unknown option 'long'"),
+    ("5 // (count(players) - 2)", "division by zero with 2 players"),
+    ("true", "the count is True with 2 players, not a number"),
+    ("1000 * count(players) * (2 if option.short else 1)", "the count is 12,000 with 6 players, option short=True"),
+], ids=["negative", "unknown_word", "unknown_option", "division_by_zero", "not_a_number", "too_many"])
+def test_a_count_expression_that_cannot_give_a_count_is_positioned(tmp_path, count, message):
+    path = write(tmp_path, EXPR.replace("SPARE", count))
+    found = [d for d in diagnostics(path) if d.code == "E461"]
+    assert found and message in found[0].message, [(d.code, d.message) for d in diagnostics(path)]
+    assert found[0].span.line == 5

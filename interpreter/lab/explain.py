@@ -52,7 +52,7 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
             continue
         props = ", ".join(f"{k}={v}" for k, v in c.props.items())
         out.append(f"| {c.label} | {describe_count(c)} | {c.zone} | {props} | {decl.get('rule', '')} |")
-    if any(c.counts is not None or c.per_seat for c in spec.cards.values()):
+    if any(c.counts is not None or c.per_seat or c.count_code is not None for c in spec.cards.values()):
         totals = {n: sum(c.in_play(n) * (n if c.per_seat else 1) for c in spec.cards.values())
                   for n in range(spec.min_players, spec.max_players + 1)}
         out.append("\nTotal: " + ", ".join(f"{t} cards with {n} players" for n, t in totals.items()) + ".\n")

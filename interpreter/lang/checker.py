@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import decks, givens, labels, limits, nodes as N
+from . import counts, decks, givens, labels, limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -1069,3 +1069,4 @@ def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from decks.check(spec.doc)
     yield from decks.check_counts(spec.doc, spec.min_players, spec.max_players)
     yield from givens.check(spec)
+    yield from counts.check(spec)

@@ -176,6 +176,8 @@ def _ranges(ns: list[int]) -> str:
 def describe_count(ct) -> str:
     """A card type's count as `explain` shows it: `11`, `11 per player`, `3-5 players: 11, 6: 9 per player`."""
     each = " per player" if ct.per_seat else ""
+    if ct.count_code is not None:
+        return f"`{ct.count_code.text.value}`{each}"
     if ct.counts is None:
         return f"{ct.count}{each}"
     groups: list[tuple[int, int, int]] = []

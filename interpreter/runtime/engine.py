@@ -243,7 +243,7 @@ class Game:
     def start(self, n: int) -> "Start":
         """What every game with `n` players starts from (built once per player count)."""
         if n not in self._starts:
-            zones, where = start_zones(self.spec, n, len(self.card_type))
+            zones, where = start_zones(self.spec, n, len(self.card_type), self.options)
             self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
                                     _zone_sums(self.sum_tables, zones), where, len(where) - where.count(-1))
         return self._starts[n]
@@ -298,7 +298,7 @@ class Game:
         return str(v)
 
 
-def start_zones(spec: Spec, n: int, n_ids: int) -> tuple[list[list[int]], list[int]]:
+def start_zones(spec: Spec, n: int, n_ids: int, options: dict | None = None) -> tuple[list[list[int]], list[int]]:
     """Each zone's cards when a game with `n` players starts, and each card's zone (-1: not in this game).
 
     A type's cards take its first ids; a per-seat type (`in:` a player zone) gives each seat its own
@@ -308,7 +308,7 @@ def start_zones(spec: Spec, n: int, n_ids: int) -> tuple[list[list[int]], list[i
     where = [-1] * n_ids
     for ct in spec.cards.values():
         z = spec.zones[ct.zone]
-        k = ct.in_play(n)
+        k = ct.in_play(n, options)
         if ct.per_seat:
             block = ct.ids // max(spec.max_players, 1)
             for seat in range(n):

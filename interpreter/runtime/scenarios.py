@@ -100,7 +100,7 @@ def _take(game: Game, st: State, ex: Example, zname: str, i: int, entry: str, pl
         raise ExampleError(f"{at}given.zones.{zname}: which '{t}'? free ones are in {found}: write "
                            f"'{t} from {_spec_zone_name(game, first)}'")
     if not free:
-        raise ExampleError(f"{at}given.zones.{zname}: there are only {ct.in_play(st.n) * (st.n if ct.per_seat else 1)}"
+        raise ExampleError(f"{at}given.zones.{zname}: there are only {ct.in_play(st.n, game.options) * (st.n if ct.per_seat else 1)}"
                            f" '{t}' cards in a game with {st.n} players")
     free.sort(key=lambda c: st.zones[st.where[c]].index(c))
     return free[0]
