@@ -13,6 +13,7 @@ from interpreter.runtime.scenarios import run_examples
 CORPUS = {  # spec: players for the quick games
     "games/mancala.yaml": 2, "games/dots_and_boxes.yaml": 2, "games/maedn.yaml": 2, "games/oh_hell.yaml": 4,
     "games/uno.yaml": 3, "games/love_letter.yaml": 4, "games/sushi_go.yaml": 3, "games/cant_stop.yaml": 3,
+    "games/goofspiel.yaml": 3, "games/no_thanks.yaml": 5,
 }
 
 
@@ -37,6 +38,7 @@ def test_random_games_end_with_invariants_checked(path):
 
 
 @pytest.mark.parametrize("path", ["games/sushi_go.yaml", "games/love_letter.yaml", "games/cant_stop.yaml",
+                                  "games/goofspiel.yaml", "games/no_thanks.yaml",
                                   "games/oh_hell.yaml"])
 def test_a_search_agent_plays_to_the_end(path):
     spec, _ = api.load_spec(path)

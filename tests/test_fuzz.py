@@ -279,6 +279,9 @@ def _compound(e):
         st.tuples(e, e, e).map(lambda t: f"[{t[0]} for x in {t[1]} where {t[2]}]"),
         st.tuples(e, e, e).map(lambda t: f"if {t[0]} then {t[1]} elif {t[2]} then {t[1]} else {t[2]}"),
         st.tuples(e, e).map(lambda t: f"let x = {t[0]} in {t[1]}"),
+        st.tuples(st.sampled_from(["sum", "best", "worst", "highest", "most"]), e, e).map(
+            lambda t: f"{t[0]} x in {t[1]} of {t[2]}"),  # aggregates (`most` is no aggregate: E460)
+        st.tuples(e, e, e).map(lambda t: f"best x in {t[0]} where {t[1]} by {t[2]}"),
     )
 
 
@@ -361,7 +364,10 @@ def test_random_well_formed_statements_run(tmp_path_factory, block):
 t_int = st.recursive(
     st.one_of(st.integers(-2, 6).map(str), st.sampled_from(["count(deck)", "count(me.hand)", "pot", "me.score",
                                                             "turn.draws", "sum(me.hand, points)", "total_of(me)",
-                                                            "count(players)", "me.seat", "count(discard)"])),
+                                                            "count(players)", "me.seat", "count(discard)",
+                                                            "sum c in me.hand where c.points > 0 of c.points * 2",
+                                                            "highest p in players of p.score + count(p.hand)",
+                                                            "lowest c in deck of c.points"])),
     lambda e: st.one_of(
         st.tuples(e, st.sampled_from(["+", "-", "*", "//", "%"]), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
         st.tuples(st.sampled_from(["max", "min"]), e, e).map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
@@ -374,6 +380,7 @@ t_zone = st.sampled_from(["deck", "discard", "me.hand", "next(me).hand", "seat(1
 t_cards = st.one_of(t_zone, st.tuples(st.sampled_from(["c", "k"]), t_zone, t_bool).map(
     lambda t: f"[{t[0]} in {t[1]} where {t[2].replace('top(deck)', t[0])} or {t[0]}.points > 0]"))
 t_card = st.sampled_from(["top(deck)", "bottom(deck)", "top(discard)", "top(me.hand)"])
+t_cards = st.one_of(t_cards, st.sampled_from(["best c in deck by c.points", "worst c in me.hand by c.points * 2"]))
 t_ints = st.sampled_from(["[c.points for c in me.hand]", "[p.score + 1 for p in players where p != me]", "range(1, 3)"])
 
 

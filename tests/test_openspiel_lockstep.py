@@ -223,3 +223,88 @@ def test_outcome_shares_agree_with_openspiel(name):
     for a, b, what in zip(count(ours), count(theirs), pair.shares):
         se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / n)
         assert abs(a - b) <= 4 * se + 1e-9, f"{what}: Rulewright {a:.3f}, OpenSpiel {b:.3f} (4 SE = {4 * se:.3f})"
+
+
+# ---- Goofspiel: a simultaneous-move game, mapped by applying joint actions ---------------------------------
+# OpenSpiel's `goofspiel` is simultaneous: at each round both players' legal actions (card value - 1) are
+# listed, and the round moves on with `apply_actions([a0, a1])`. Rulewright's `choose together` asks the
+# players one after the other, sealed: the first seat's options, then the second's, both compared with
+# OpenSpiel's lists for that round before the joint action is applied to OpenSpiel. The prize order is a
+# chance node per round in OpenSpiel and one shuffle in Rulewright: the test draws the whole order first,
+# feeds it to OpenSpiel's chance nodes and stacks Rulewright's shuffle with it. OpenSpiel plays the last
+# round itself (one card each, nothing to choose); Rulewright asks it as two one-option decisions, which
+# the test takes. Returns are win/loss (+1/-1, 0 on a tie) in both.
+
+def _goofspiel_lockstep(game: Game, seed: int) -> tuple[int, list[float]]:
+    rng = random.Random(seed)
+    order = rng.sample(range(1, 14), 13)  # the prize values, first turned up first
+    prize_ids = [game.spec.cards[f"prize_{v}"].first_id for v in order]
+
+    def stack(st, zid):
+        zone = st.zones[zid]
+        zone[:] = [c for c in zone if c not in prize_ids] + prize_ids[::-1]
+        st.rig = None
+    st = game.new_game(2, seed, prepare=lambda s: setattr(s, "rig", stack))
+    os_state = pyspiel.load_game("goofspiel").new_initial_state()
+    rounds = 0
+    while not os_state.is_terminal():
+        if os_state.is_chance_node():
+            os_state.apply_action(order[rounds] - 1)
+            continue
+        assert os_state.is_simultaneous_node()
+        joint = []
+        for p in range(2):
+            d = st.decision()
+            assert d.player == p, f"seed {seed} round {rounds}: seat {d.player + 1} chooses, not seat {p + 1}"
+            mine = [int(lab) - 1 for lab in d.labels]
+            theirs = list(os_state.legal_actions(p))
+            assert mine == theirs, f"seed {seed} round {rounds} seat {p + 1}: {mine} != {theirs}"
+            i = rng.randrange(len(mine))
+            joint.append(theirs[i])
+            st.apply(i)
+        os_state.apply_actions(joint)
+        rounds += 1
+    for _ in range(2):  # the last round: one card each, which OpenSpiel plays by itself
+        assert st.status is Status.RUNNING and len(st.decision().labels) == 1, f"seed {seed}: not a forced last round"
+        st.apply(0)
+    assert st.status is Status.FINISHED, st.reason
+    assert _returns(st) == list(os_state.returns()), f"seed {seed}: results differ {_returns(st)} {os_state.returns()}"
+    assert [st.pvars[st.g.spec.vars["player"]["points"].index][p] for p in range(2)] == \
+        [int(x) for x in str(os_state).split("Points: ")[1].split()], f"seed {seed}: points differ"
+    return rounds, _returns(st)
+
+
+def test_goofspiel_in_lockstep_with_openspiel():
+    spec, _ = api.load_spec("games/goofspiel.yaml")
+    game = Game(spec)
+    results = [_goofspiel_lockstep(game, seed) for seed in range(GAMES)]
+    assert all(rounds == 12 for rounds, _r in results)
+    assert {tuple(r) for _n, r in results} >= {(1.0, -1.0), (-1.0, 1.0)}  # both seats win some games
+
+
+def test_goofspiel_outcome_shares_agree_with_openspiel():
+    """Independent random games: first-seat wins, second-seat wins and ties agree within 4 standard errors."""
+    spec, _ = api.load_spec("games/goofspiel.yaml")
+    game = Game(spec)
+    n = 300
+    ours = []
+    for seed in range(n):
+        st = game.new_game(2, 20_000 + seed)
+        rng = random.Random(seed)
+        while st.status is Status.RUNNING:
+            st.apply(rng.randrange(len(st.popts)))
+        ours.append(_returns(st))
+    theirs = []
+    rng = random.Random(7)
+    osg = pyspiel.load_game("goofspiel")
+    for _ in range(n):
+        s = osg.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _p in s.chance_outcomes()]))
+            else:
+                s.apply_actions([rng.choice(s.legal_actions(p)) for p in range(2)])
+        theirs.append(list(s.returns()))
+    for a, b, what in zip(_share(ours), _share(theirs), ("first seat wins", "second seat wins", "ties")):
+        se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / n)
+        assert abs(a - b) <= 4 * se + 1e-9, f"{what}: Rulewright {a:.3f}, OpenSpiel {b:.3f} (4 SE = {4 * se:.3f})"

@@ -37,8 +37,8 @@ CASES = [
     ("missing_action_do", "  stop:\n    when: turn.draws > 0\n    do: |", "  stop:\n    when: turn.draws > 0\n    x: |",
      "E202", ("  stop:", "stop"), "missing field 'do' in actions.stop", "add `do:`"),
     # wrong types: E203 at the value
-    ("count_is_text", "count: 7", "count: seven", "E203", ("seven", "seven"),
-     "components.cards.coin.count must be a whole number, not text", None),
+    ("count_is_a_list", "count: 7", "count: [seven]", "E203", ("[seven]", "[seven]"),
+     "components.cards.coin.count must be a whole number or a mapping or text, not a list", None),
     ("actions_not_a_list", "actions: [draw, stop]", "actions: draw", "E203", ("actions: draw", "draw"),
      "flow.turn.actions must be a list, not text", None),
     ("players_not_a_mapping", "players: {min: 2, max: 4}", "players: 4", "E203", ("players: 4", "4"),
@@ -117,7 +117,7 @@ def test_shipped_and_minimal_specs_are_schema_clean(path):
 
 
 def test_all_errors_are_collected_not_just_the_first(tmp_path):
-    text = edit(edit(edit(minimal_text(), "count: 7", "count: seven"), "state:\n", "statee:\n"),
+    text = edit(edit(edit(minimal_text(), "count: 7", "count: [seven]"), "state:\n", "statee:\n"),
                 "owner: player,", "owner: each,")
     diags = list(schema.check(load(write(tmp_path, text))))
     assert sorted(d.code for d in diags) == ["E201", "E203", "E204"]

@@ -55,6 +55,8 @@ def sx(n) -> str:
         return f"(let-in {n.name} {sx(n.value)} {sx(n.body)})"
     if isinstance(n, N.MapList):
         return f"(map {sx(n.value)} {n.var} {sx(n.coll)} {sx(n.cond)})"
+    if isinstance(n, N.Aggregate):
+        return f"({n.func}-of {sx(n.value)} {n.var} {sx(n.coll)} {sx(n.cond)})"
     if isinstance(n, N.Unary):
         return f"({n.op} {sx(n.operand)})"
     if isinstance(n, N.Binary):
@@ -144,6 +146,9 @@ EXPRESSIONS = [
     ("list", "[1, 2, 3]", "[1 2 3]"),
     ("filter", "[p in players where p.chips > 0]", "(filter p players (> (. p chips) 0))"),
     ("map", "[p.chips + 1 for p in players]", "(map (+ (. p chips) 1) p players _)"),
+    ("aggregate best", "best p in players by score(p)", "(best-of (call score p) p players _)"),
+    ("aggregate sum", "sum c in me.hand where c.red of c.v + 1", "(sum-of (+ (. c v) 1) c (. me hand) (. c red))"),
+    ("aggregate in a list", "[worst p in players by p.chips]", "[(worst-of (. p chips) p players _)]"),
     ("let_in", "let n = count(draw) in n * n", "(let-in n (call count draw) (* n n))"),
     ("if_then_elif", "if a then 1 elif b then 2 else 3", "(ifelse a 1 (ifelse b 2 3))"),
     ("map_where", "[pits[k] for k in range(1, 6) where k > 2]",

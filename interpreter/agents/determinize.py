@@ -17,6 +17,11 @@ is planted as a seed (`State.reseed`) and only built if the sample meets
 chance. When all unseen cards lie in one zone (a draw pile) only their order
 changes, so card positions and zone sums need no update.
 
+Cards that start in each player's own zone (a card type `in:` a player zone) show whose they are
+on their backs, as a player's coloured discs do: a sample re-deals such a card only among the places
+where an unseen card of the same owner lies, so each hidden zone keeps how many cards of each owner
+it holds (`home_seats`). Other cards are pooled as before.
+
 What it deliberately does not model: what a player remembers of cards that
 went out of sight (a card seen in the row and later discarded face down is
 re-dealt like any unseen card), and card ids held in the locals of a paused
@@ -52,9 +57,26 @@ def unseen_zones(game: Game, players: int, player: int) -> list[int]:
     return per_game[key]
 
 
+_homes: "WeakKeyDictionary[Game, list | None]" = WeakKeyDictionary()
+
+
+def home_seats(game: Game) -> list[int] | None:
+    """Per card id, the seat whose own card it is (-1: nobody's), or None when no card type starts in a
+    player zone (then every unseen card is pooled with every other)."""
+    if game not in _homes:
+        homes = [-1] * len(game.card_type)
+        for ct in game.spec.cards.values():
+            if ct.per_seat:
+                block = ct.ids // max(game.spec.max_players, 1)
+                for k in range(ct.ids):
+                    homes[ct.first_id + k] = k // block
+        _homes[game] = homes if any(h >= 0 for h in homes) else None
+    return _homes[game]
+
+
 class Determinizer:
     """Samples of one state as one player sees it (see the module docstring)."""
-    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together")
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes")
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
@@ -65,12 +87,22 @@ class Determinizer:
         self.pool = sorted(c for z in zones for c in state.zones[z])
         self.moved = len(zones) > 1  # cards can change zones: positions and zone sums must follow
         self.together = any(getattr(fr[0], "together", None) for fr in state.stack)  # a `choose together` paused
+        homes = home_seats(state.g)
+        self.classes = None  # per position of the deal, the owner class its card must have
+        if homes is not None and self.moved and len({homes[c] for c in self.pool}) > 1:
+            self.classes = [homes[c] for z in zones for c in state.zones[z]]
 
     def sample(self, rng: random.Random) -> State:
         s = self.base.clone()
         if self.zones:
             rnd = rng.random
             pool = sorted(self.pool, key=lambda _c: rnd())
+            if self.classes is not None:  # each owner's cards re-dealt among the places of that owner's cards
+                homes = home_seats(s.g)
+                by_class: dict[int, list[int]] = {}
+                for c in pool:
+                    by_class.setdefault(homes[c], []).append(c)
+                pool = [by_class[k].pop() for k in self.classes]
             if not self.moved:
                 s.zones[self.zones[0]] = pool
             else:

@@ -49,7 +49,7 @@ class PyGen:
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
                                    "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
-                                   "_first": _first, "_seat": _seat,
+                                   "_best_of": _best_of, "_first": _first, "_seat": _seat,
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
                                    "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
@@ -161,7 +161,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn))), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -344,6 +344,19 @@ class PyGen:
         cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
         self.local_names.pop()
         return f"[{value} for {v} in {coll}{cond}]"
+
+    def x_Aggregate(self, e: N.Aggregate) -> str:
+        coll = self.coll(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        value = self.expr(e.value)
+        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
+        self.local_names.pop()
+        if e.func == "sum":
+            return f"sum([{value} for {v} in {coll}{cond}])"
+        if e.func in ("highest", "lowest"):
+            return f"{'max' if e.func == 'highest' else 'min'}([{value} for {v} in {coll}{cond}], default=0)"
+        return f"_best_of([({v}, {value}) for {v} in {coll}{cond}], {'max' if e.func == 'best' else 'min'})"
 
     def x_Unary(self, e: N.Unary) -> str:
         inner = self.expr(e.operand)
@@ -1292,6 +1305,14 @@ def _best(items, get, pick) -> list:
         return []
     top = pick(map(get, items))
     return [x for x in items if get(x) == top]
+
+
+def _best_of(keyed: list, pick) -> list:
+    """The elements of (element, value) pairs that share the highest (lowest) value; each value computed once."""
+    if not keyed:
+        return []
+    top = pick(k for _x, k in keyed)
+    return [x for x, k in keyed if k == top]
 
 
 def _first(items):

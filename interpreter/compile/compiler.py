@@ -91,7 +91,7 @@ class Compiler:
         self.props: dict[str, tuple] = {}
         self.card_type: list[str] = []
         for ct in spec.cards.values():
-            self.card_type.extend([ct.name] * ct.count)
+            self.card_type.extend([ct.name] * ct.ids)  # every card some player count puts in play
         for p in {k for ct in spec.cards.values() for k in ct.props}:
             self.props[p] = tuple(spec.cards[t].props[p] for t in self.card_type)
         self.summed = {p: j for j, p in enumerate(summed_props(spec, self.props))}  # prop -> State.zsum row
@@ -359,6 +359,27 @@ class Compiler:
                     out.append(value(st, L))
             return out
         return mapped
+
+    def x_Aggregate(self, e: N.Aggregate) -> Fn:
+        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        cond = self.cexpr(e.cond) if e.cond is not None else None
+        func = e.func
+
+        def aggregate(st, L):
+            keyed = []
+            for x in coll(st, L):
+                L[slot] = x
+                if cond is None or cond(st, L):
+                    keyed.append((x, value(st, L)))
+            if func == "sum":
+                return sum(k for _x, k in keyed)
+            if func in ("highest", "lowest"):
+                return (max if func == "highest" else min)((k for _x, k in keyed), default=0)
+            if not keyed:
+                return []
+            top = (max if func == "best" else min)(k for _x, k in keyed)
+            return [x for x, k in keyed if k == top]
+        return aggregate
 
     def x_Unary(self, e: N.Unary) -> Fn:
         f = self.cexpr(e.operand)

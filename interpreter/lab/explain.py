@@ -8,6 +8,7 @@ assumption the spec had to make. It reads the checked spec; it runs nothing.
 from __future__ import annotations
 
 from ..lang import boards
+from ..lang.decks import describe_count
 from ..lang.model import Code, Spec
 from .trace import rulebook_path, trace
 
@@ -47,12 +48,17 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
             shown.add(c.decl)
             types = [t for t in spec.cards.values() if t.decl == c.decl]
             props = ", ".join(f"{k}={v}" for k, v in c.props.items() if k not in each)
-            out.append(f"| {c.decl}: {len(types)} types, each of {' x '.join(each)} | {c.count} each | {c.zone} "
+            out.append(f"| {c.decl}: {len(types)} types, each of {' x '.join(each)} | {describe_count(c)} each | {c.zone} "
                        f"| {props} | {decl.get('rule', '')} |")
             continue
         props = ", ".join(f"{k}={v}" for k, v in c.props.items())
-        out.append(f"| {c.label} | {c.count} | {c.zone} | {props} | {decl.get('rule', '')} |")
-    out.append(f"\nTotal: {sum(c.count for c in spec.cards.values())} cards.\n")
+        out.append(f"| {c.label} | {describe_count(c)} | {c.zone} | {props} | {decl.get('rule', '')} |")
+    if any(c.counts is not None or c.per_seat or c.count_code is not None for c in spec.cards.values()):
+        totals = {n: sum(c.in_play(n) * (n if c.per_seat else 1) for c in spec.cards.values())
+                  for n in range(spec.min_players, spec.max_players + 1)}
+        out.append("\nTotal: " + ", ".join(f"{t} cards with {n} players" for n, t in totals.items()) + ".\n")
+    else:
+        out.append(f"\nTotal: {sum(c.count for c in spec.cards.values())} cards.\n")
     out.append("## Zones\n")
     for z in spec.zones.values():
         rule = (d.get("zones") or {}).get(z.name, {}).get("rule")

@@ -358,18 +358,22 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "count(draw) + count([p in players where p.chips > 0])", _count),
     Builtin("sum", (COLL, PROP), lambda ts: T.INT,
             "The total of a property over a list of cards (a card property) or players (a player variable); "
-            "`sum(numbers)` adds a list of numbers.", "sum(me.held, points) + sum(players, chips)", _sum, min_args=1),
+            "`sum(numbers)` adds a list of numbers; over any expression: `sum c in me.hand of c.value`.", "sum(me.held, points) + sum(players, chips)", _sum, min_args=1),
     Builtin("highest", (COLL, PROP), lambda ts: T.INT,
-            "The largest value of a property over a list (0 when the list is empty).", "highest(players, chips)",
+            "The largest value of a property over a list (0 when the list is empty); over any expression: "
+            "`highest p in players of count(p.hand)`.", "highest(players, chips)",
             _extreme(max), min_args=1),
     Builtin("lowest", (COLL, PROP), lambda ts: T.INT,
-            "The smallest value of a property over a list (0 when the list is empty).", "lowest(players, chips)",
+            "The smallest value of a property over a list (0 when the list is empty); over any expression: "
+            "`lowest p in players of p.chips - p.debt`.", "lowest(players, chips)",
             _extreme(min), min_args=1),
     Builtin("best", (PICKABLE, PROP), _same,
-            "The elements of a list that share the highest value of a property (all of them when tied).",
+            "The elements of a list that share the highest value of a property (all of them when tied); over any "
+            "expression: `best p in players by score(p)`.",
             "best(players, chips)", _best(max)),
     Builtin("worst", (PICKABLE, PROP), _same,
-            "The elements of a list that share the lowest value of a property.", "worst(players, chips)", _best(min)),
+            "The elements of a list that share the lowest value of a property; over any expression: "
+            "`worst c in me.hand by c.value * 2`.", "worst(players, chips)", _best(min)),
     Builtin("top", (T.ZONE,), lambda ts: T.CARD, "The top card of a zone (an error if it is empty).",
             "top(draw)", _top),
     Builtin("bottom", (T.ZONE,), lambda ts: T.CARD, "The bottom card of a zone (an error if it is empty).",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import boards, decks, limits, nodes as N
+from . import boards, counts, decks, givens, labels, limits, nodes as N
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -30,6 +30,9 @@ def _value_type(v: Any) -> T:
     if isinstance(v, int):
         return T.INT
     return T.STR
+
+
+AGGREGATES = ("sum", "highest", "lowest", "best", "worst")  # `NAME x in list by/of value`
 
 
 class _Scope:
@@ -162,9 +165,15 @@ class Checker:
         if s.min_players > s.max_players:
             self.error("E410", f"game.players: min ({s.min_players}) is more than max ({s.max_players})",
                        s.doc.span(("game", "players")))
-        counted = sum(c.count for c in s.cards.values())
+        # the box holds what the most demanding player count puts in play (a per-seat type: each seat's cards)
+        by_n = {n: sum(c.in_play(n) * (n if c.per_seat else 1) for c in s.cards.values())
+                for n in range(s.min_players, min(s.max_players, s.min_players + 1000) + 1)}
+        most = max(by_n, key=lambda n: (by_n[n], -n), default=s.min_players)
+        counted = by_n.get(most, 0)
+        varies = len(set(by_n.values())) > 1
         if s.total is not None and counted != s.total:
-            self.error("E411", f"the card counts add up to {counted}, but the rulebook's total is {s.total}",
+            self.error("E411", f"the card counts add up to {counted}{f' (with {most} players)' if varies else ''}, "
+                       f"but the rulebook's total is {s.total}",
                        s.doc.span(("components", "total")),
                        hint="check each card type's `count` against the component list")
         propsets = {frozenset(c.props) for c in s.cards.values()}
@@ -181,11 +190,11 @@ class Checker:
                 self.error("E412", f"card property '{p}' mixes numbers and texts",
                            s.doc.span(("components", "cards")), hint="give one kind of value per property")
         for c in s.cards.values():
-            if c.zone not in self.szones:
-                cands = list(self.szones)
-                self.error("E420", f"cards start in '{c.zone}', which is not a shared zone",
+            if c.zone not in self.szones and c.zone not in self.pzones:  # a player zone: each player's own cards
+                cands = list(self.szones) + list(self.pzones)
+                self.error("E420", f"cards start in '{c.zone}', which is not a zone",
                            s.doc.span(("components", "cards", c.name, "in")),
-                           hint=did_you_mean(c.zone, cands) or f"shared zones: {', '.join(cands)}")
+                           hint=did_you_mean(c.zone, cands) or f"zones: {', '.join(cands)}")
         for o in s.options.values():
             if o.default not in o.values:
                 self.error("E413", f"option '{o.name}': default {o.default!r} is not one of its values",
@@ -324,12 +333,21 @@ class Checker:
                           "with nobody acting, and the game stalls", s.doc.span(path, key=True),
                           hint="list the turn's `actions`, or end its `start` with `end turn`")
         for a in s.actions.values():
-            if "{" in a.label and "}" in a.label[a.label.index("{"):]:
-                shown = ", ".join(a.params) or "nothing"
-                self.warn("W404", f"action '{a.name}': the label is shown as written, {{...}} included",
-                          s.doc.span(("actions", a.name, "label")),
-                          hint=f"an action's label is not a template: the chosen {shown} is shown after it "
-                               f"(`{a.label.split('{')[0].strip() or a.name}: ...`)")
+            for bad in labels.action_template(s, a)[1]:  # holes naming a parameter are filled in
+                span = s.doc.text(("actions", a.name, "label")).locate(bad.start, bad.end)
+                if bad.why == "no parameters":
+                    hint = (f"this action chooses nothing, so nothing fills it: write the label without "
+                            f"{{...}} (`{a.label.split('{')[0].strip() or a.name}`)")
+                elif bad.why == "unknown":
+                    hint = did_you_mean(bad.text.partition(".")[0], list(a.params)) or \
+                        f"a hole names a parameter: {', '.join('{' + p + '}' for p in a.params)}"
+                elif bad.why == "not a card":
+                    hint = f"only a card parameter has properties: write {{{bad.text.partition('.')[0]}}}"
+                else:
+                    hint = did_you_mean(bad.text.partition(".")[2], list(self.prop_types)) or \
+                        f"card properties: {', '.join(sorted(self.prop_types)) or 'none'}"
+                self.warn("W404", f"action '{a.name}': the label's {{{bad.text}}} cannot be filled, so it is "
+                          f"shown as written", span, hint=hint)
         for p in s.procedures.values():
             if p.name not in self.called:
                 self.warn("W403", f"procedure '{p.name}' is never called", p.span)
@@ -965,6 +983,24 @@ class Checker:
             return T.ANY
         return LIST_OF[vt]
 
+    def e_Aggregate(self, e: N.Aggregate, code, sc) -> T:
+        """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value` (E460 for another word)."""
+        if e.func not in AGGREGATES:
+            self.error("E460", f"'{e.func} {e.var} in ...' is not an aggregate", code, e.func_pos,
+                       hint=did_you_mean(e.func, AGGREGATES) or f"one of: {', '.join(AGGREGATES)}")
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, f"{e.func} ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        if e.cond is not None:
+            self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        self.expect_type(code, self.expr(e.value, code, sc), T.INT, e.value, f"{e.func} ... by" if e.func in
+                         ("best", "worst") else f"{e.func} ... of")
+        sc.frames.pop()
+        if e.func in ("best", "worst"):
+            return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
+        return T.INT
+
     def e_Unary(self, e: N.Unary, code, sc) -> T:
         t = self.expr(e.operand, code, sc)
         want = T.BOOL if e.op == "not" else T.INT
@@ -1049,3 +1085,6 @@ def check(spec: Spec) -> Iterator[Diagnostic]:
     yield from Checker(spec).run()
     yield from limits.check(spec)
     yield from decks.check(spec.doc)
+    yield from decks.check_counts(spec.doc, spec.min_players, spec.max_players)
+    yield from givens.check(spec)
+    yield from counts.check(spec)

@@ -27,7 +27,7 @@ _LOOPS = (N.ForEach, N.Repeat, N.While)
 
 
 def check(spec: Spec) -> Iterator[Diagnostic]:
-    total = sum(c.count for c in spec.cards.values())
+    total = sum(c.ids for c in spec.cards.values())
     if total > MAX_CARDS:
         yield Diagnostic("E441", f"the game has {total:,} cards; the limit is {MAX_CARDS:,}",
                          spec.doc.span(("components", "cards"), key=True),

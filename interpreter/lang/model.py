@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import boards, decks, syntax
+from . import boards, counts, decks, syntax
 
 
 @dataclass(slots=True)
@@ -36,6 +36,17 @@ class CardType:
     first_id: int
     span: Span | None
     decl: str = ""  # the declaration it comes from: itself, or a product's type (`each:`)
+    counts: dict[int, int] | None = None  # cards per player count (`count: {3-5: 11, 6: 9}`), or None: `count`
+    per_seat: bool = False  # `in:` names a player zone: each player starts with their own cards of this type
+    ids: int = 0  # card ids the type reserves: enough for the most players and the largest count
+    count_code: Code | None = None  # `count: "11 if count(players) <= 5 else 9"` (lang/counts.py)
+    count_fn: Any = None  # (players, options or None for the defaults) -> the count, for `count_code`
+
+    def in_play(self, n: int, options: dict | None = None) -> int:
+        """Cards of this type in a game with `n` players (in each player's zone, for a per-seat type)."""
+        if self.count_fn is not None:
+            return self.count_fn(n, options)
+        return self.count if self.counts is None else self.counts.get(n, 0)
 
 
 @dataclass(slots=True)
@@ -318,6 +329,24 @@ class _Builder:
                 return None
         return data
 
+    def _count_fn(self, code: Code | None, lo: int, hi: int):
+        """A count expression as (players, options) -> count, and the largest count it gives (0 when it
+        cannot be worked out: the checker says why, E461)."""
+        d = self.doc.data
+        opts = {n: list(o.get("values") or []) for n, o in (d.get("options") or {}).items()}
+        defaults = {n: o.get("default") for n, o in (d.get("options") or {}).items()}
+        constants = dict(d.get("constants") or {})
+        if code is None or code.ast is None:
+            return (lambda n, o: 0), 0
+        try:
+            most = max((v for _n, _o, v in counts.every_count(code.ast, lo, hi, opts, defaults, constants)
+                        if type(v) is int), default=0)
+        except counts.CountProblem:
+            return (lambda n, o: 0), 0
+        ast = code.ast
+        return (lambda n, o: counts.value(ast, n, o if o is not None else defaults, constants)), \
+            max(0, min(most, counts.MAX_COUNT))
+
     def turn(self, path: tuple) -> TurnDef:
         t = self._get(path) or {}
         actions = [(a, self.span(*path, "actions", i)) for i, a in enumerate(t.get("actions", []))]
@@ -330,12 +359,25 @@ class _Builder:
         next_id = 0
         comps = d.get("components") or {}  # a game without cards (dice, a board) needs no components
         defaults = dict(comps.get("defaults") or {})
+        player_zones = {n for n, z in (d.get("zones") or {}).items() if z.get("owner") == "player"}
+        lo, hi = game["players"]["min"], game["players"]["max"]
         for name, c in (comps.get("cards") or {}).items():
+            counts = decks.counts_for(c["count"], lo, hi)  # a count per player count, or None
+            count_code, count_fn = None, None
+            if isinstance(c["count"], str):  # an expression over count(players) and the options
+                count_code = self.code(("components", "cards", name, "count"), "condition")
+                count_fn, count = self._count_fn(count_code, lo, hi)
+            else:
+                count = c["count"] if counts is None else max(counts.values(), default=0)
+            per_seat = c["in"] in player_zones
+            ids = count * (max(hi, 0) if per_seat else 1)
             for tname, label, attrs in decks.expand(name, c):  # `each:` declares one card type per combination
-                cards[tname] = CardType(tname, label, c["count"], c["in"],
+                cards[tname] = CardType(tname, label, count, c["in"],
                                         {**defaults, **(c.get("props") or {}), **attrs},
-                                        next_id, self.span("components", "cards", name, key=True), decl=name)
-                next_id += c["count"]
+                                        next_id, self.span("components", "cards", name, key=True), decl=name,
+                                        counts=counts, per_seat=per_seat, ids=ids,
+                                        count_code=count_code, count_fn=count_fn)
+                next_id += ids
         zones: dict[str, ZoneDef] = {}
         counts = {"shared": 0, "player": 0}
         for name, z in (d.get("zones") or {}).items():

@@ -93,6 +93,19 @@ class MapList(Expr):
 
 
 @dataclass(slots=True, eq=False)
+class Aggregate(Expr):
+    """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value`: an aggregate
+    (sum, highest, lowest, best, worst) of an expression over the elements of a collection."""
+    func: str
+    func_pos: Pos
+    var: str
+    coll: Expr
+    cond: Expr | None
+    value: Expr
+    slot: int = field(default=-1, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
 class Unary(Expr):
     op: str  # "-" or "not"
     operand: Expr

@@ -401,6 +401,10 @@ class _ToAst(Transformer):
     def map_(self, meta, c):
         return N.MapList(_pos(meta), c[0], str(c[1]), c[2], c[3])
 
+    def aggregate(self, meta, c):
+        func, var, coll, cond, value = c
+        return N.Aggregate(_pos(meta), str(func), _pos(func), str(var), coll, cond, value)
+
     # -- narration strings with {expr} holes
     def _template(self, tok: Token) -> N.Template:
         return parse_template(self.text, tok.start_pos + 1, str(tok)[1:-1])
@@ -455,7 +459,7 @@ def _shift(expr: N.Node, by: int) -> None:
         n.pos = (n.pos[0] + by, n.pos[1] + by)
         if isinstance(n, N.Attr):
             n.name_pos = (n.name_pos[0] + by, n.name_pos[1] + by)
-        if isinstance(n, N.Call):
+        if isinstance(n, (N.Call, N.Aggregate)):
             n.func_pos = (n.func_pos[0] + by, n.func_pos[1] + by)
 
 

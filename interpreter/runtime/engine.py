@@ -18,6 +18,7 @@ from ..lang.builtins import RuleError
 from ..compile.codegen import EndGame, EndTurn
 from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
 from ..lang.kinds import T
+from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
 from .seeds import shuffle as _shuffle
@@ -60,6 +61,8 @@ class Start:
     others: list[list[int]]
     zones: list[list[int]]
     zsum: list[list[int]]
+    where: list[int]  # each card's zone; -1 for a card this player count leaves out (lang/decks.py)
+    in_play: int  # the cards in play
 
 
 @dataclass(slots=True)
@@ -114,6 +117,8 @@ class Game:
         self.sum_tables = [c.props[p] for p in c.summed]  # State.zsum[j]: per zone, the sum of this property
         self._starts: dict[int, Start] = {}
         self.param_show: dict[tuple[str, int], T] = {}  # (action, parameter index) -> how its values are shown
+        self.label_tpl = {a.name: t for a in spec.actions.values()
+                          if (t := action_template(spec, a)[0]) is not None}  # labels with {parameter} holes
         self.card_type = c.card_type
         self.card_label = [spec.cards[t].label for t in c.card_type]
         self.S, self.P = spec.n_shared, spec.n_player_zones
@@ -122,7 +127,6 @@ class Game:
         self.zone_vis = {}
         for z in spec.zones.values():
             self.zone_vis[(z.owner, z.index)] = z.visibility
-        self.start_zone = [spec.zones[spec.cards[t].zone].index for t in c.card_type]
         self.gvar_start = [v.start for v in spec.vars["global"].values()]
         self.pvar_start = [v.start for v in spec.vars["player"].values()]
         self.tvar_start = [v.start for v in spec.vars["turn"].values()]
@@ -239,11 +243,9 @@ class Game:
     def start(self, n: int) -> "Start":
         """What every game with `n` players starts from (built once per player count)."""
         if n not in self._starts:
-            zones: list[list[int]] = [[] for _ in range(self.S + self.P * n)]
-            for c, z in enumerate(self.start_zone):
-                zones[z].append(c)
+            zones, where = start_zones(self.spec, n, len(self.card_type), self.options)
             self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
-                                    _zone_sums(self.sum_tables, zones))
+                                    _zone_sums(self.sum_tables, zones), where, len(where) - where.count(-1))
         return self._starts[n]
 
     # -- playing -----------------------------------------------------------------
@@ -294,6 +296,31 @@ class Game:
         if ty is T.BOOL:
             return "yes" if v else "no"
         return str(v)
+
+
+def start_zones(spec: Spec, n: int, n_ids: int, options: dict | None = None) -> tuple[list[list[int]], list[int]]:
+    """Each zone's cards when a game with `n` players starts, and each card's zone (-1: not in this game).
+
+    A type's cards take its first ids; a per-seat type (`in:` a player zone) gives each seat its own
+    block of ids, and a count per player count leaves the rest of the block out of the game."""
+    S, P = spec.n_shared, spec.n_player_zones
+    zones: list[list[int]] = [[] for _ in range(S + P * n)]
+    where = [-1] * n_ids
+    for ct in spec.cards.values():
+        z = spec.zones[ct.zone]
+        k = ct.in_play(n, options)
+        if ct.per_seat:
+            block = ct.ids // max(spec.max_players, 1)
+            for seat in range(n):
+                zid = S + seat * P + z.index
+                for c in range(ct.first_id + seat * block, ct.first_id + seat * block + k):
+                    zones[zid].append(c)
+                    where[c] = zid
+        else:
+            for c in range(ct.first_id, ct.first_id + k):
+                zones[z.index].append(c)
+                where[c] = z.index
+    return zones, where
 
 
 def _coerce(v: Any, allowed: list) -> Any:
@@ -404,7 +431,7 @@ class State:
         self.rng = random.Random(seed)
         self.rng_cow = False  # rng is shared with a clone (or a seed still to be planted): see chance()
         self.zones: list[list[int]] = [z[:] for z in start.zones]
-        self.where = g.start_zone[:]
+        self.where = start.where[:]
         self.zsum: list[list[int]] = [r[:] for r in start.zsum]
         self.gvars = g.gvar_start[:]
         self.pvars = [[v] * n for v in g.pvar_start]
@@ -473,6 +500,10 @@ class State:
                     out.append(meta[o][1])
                 else:
                     ai, params = o
+                    tpl = g.label_tpl.get(meta[ai][0]) if g.label_tpl else None
+                    if tpl is not None:
+                        out.append(self._fill_label(meta[ai][0], tpl, params))
+                        continue
                     shown = ", ".join(self._show_param(meta[ai][0], k, x) for k, x in enumerate(params))
                     out.append(f"{meta[ai][1]}: {shown}")
             return out
@@ -489,6 +520,26 @@ class State:
         el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
                                                T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
+
+    def _fill_label(self, action_name: str, tpl, params: list) -> str:
+        """An action label with `{parameter}` holes, filled (lang/labels.py); unnamed parameters follow it."""
+        out = []
+        for part in tpl.parts:
+            if type(part) is str:
+                out.append(part)
+            elif part.prop is None:
+                out.append(self._show_param(action_name, part.param, params[part.param]))
+            else:
+                x = params[part.param]
+                value = str(self.g.props[part.prop][x])
+                if self.marking:  # the property of a card some seat may not see is as secret as the card
+                    from .redact import mark
+                    value = mark(x, value)
+                out.append(value)
+        text = "".join(out)
+        if tpl.rest:
+            text += ": " + ", ".join(self._show_param(action_name, k, params[k]) for k in tpl.rest)
+        return text
 
     def _show_param(self, action_name: str, k: int, x: Any) -> str:
         g = self.g
@@ -628,7 +679,7 @@ class State:
                     self._stop(Status.ERROR, f"card {c} is misplaced")
                     return
             seen += len(z)
-        if seen != len(self.where):
+        if seen != g.start(self.n).in_play:
             self._stop(Status.ERROR, "cards were lost or duplicated")
             return
         kept = self.zsum

@@ -47,20 +47,16 @@ def _given(game: Game, ex: Example):
         for zname, types in zones.items():
             zid = _zone_id(game, st, zname)
             wanted = []
-            for t in types:
-                if t not in spec.cards:
-                    raise ExampleError(f"given.zones.{zname}: unknown card type '{t}'")
-                ct = spec.cards[t]
-                free = [c for c in range(ct.first_id, ct.first_id + ct.count) if c not in placed]
-                # take the card nearest the bottom of its zone, to disturb the rest least (a failing example
-                # says which cards were taken from another zone: `_took`)
-                free.sort(key=lambda c: st.zones[st.where[c]].index(c))
-                if not free:
-                    raise ExampleError(f"given.zones.{zname}: there are only {ct.count} '{t}' cards")
-                placed.add(free[0])
-                wanted.append(free[0])
-                if st.where[free[0]] != zid:
-                    hook.taken.append((t, game.zone_name(st.where[free[0]]), game.zone_name(zid)))
+            for i, entry in enumerate(types):
+                try:
+                    c = _take(game, st, ex, zname, i, entry, placed)
+                except ExampleError as exc:  # the engine would report it as a rule error: run_example raises it
+                    hook.error = exc
+                    raise
+                placed.add(c)
+                wanted.append(c)
+                if st.where[c] != zid:
+                    hook.taken.append((st.g.card_type[c], game.zone_name(st.where[c]), game.zone_name(zid)))
             for c in reversed(wanted):  # listed top first
                 st.move_card(c, zid)
         for name, value in vars_.items():
@@ -73,7 +69,55 @@ def _given(game: Game, ex: Example):
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
     hook.taken = []
+    hook.error = None
     return hook
+
+
+def _take(game: Game, st: State, ex: Example, zname: str, i: int, entry: str, placed: set[int]) -> int:
+    """The card `given.zones.<zname>[i]` names: `type` (wherever its cards are, if they are all in one
+    zone) or `type from zone`. The card nearest the bottom of its zone is taken, to disturb the rest least.
+    An unknown type, a type whose free cards lie in several zones, or a zone without one is an error
+    at the entry's position."""
+    spec = game.spec
+    t, _, src = (x.strip() for x in str(entry).partition(" from "))
+    at = _at(spec, ex, ("given", "zones", zname, i))
+    if t not in spec.cards:
+        raise ExampleError(f"{at}given.zones.{zname}: unknown card type '{t}'")
+    ct = spec.cards[t]
+    free = [c for c in range(ct.first_id, ct.first_id + ct.ids) if st.where[c] >= 0 and c not in placed]
+    where: dict[int, int] = {}
+    for c in free:
+        where[st.where[c]] = where.get(st.where[c], 0) + 1
+    found = ", ".join(f"{game.zone_name(z)} ({n})" for z, n in where.items()) or "nowhere"
+    if src:
+        sid = _zone_id(game, st, src)
+        free = [c for c in free if st.where[c] == sid]
+        if not free:
+            raise ExampleError(f"{at}given.zones.{zname}: no '{t}' {'left ' if where else ''}in {game.zone_name(sid)}"
+                               f" to take (free '{t}' cards: {found})")
+    elif len(where) > 1:
+        first = game.zone_name(next(iter(where)))
+        raise ExampleError(f"{at}given.zones.{zname}: which '{t}'? free ones are in {found}: write "
+                           f"'{t} from {_spec_zone_name(game, first)}'")
+    if not free:
+        raise ExampleError(f"{at}given.zones.{zname}: there are only {ct.in_play(st.n, game.options) * (st.n if ct.per_seat else 1)}"
+                           f" '{t}' cards in a game with {st.n} players")
+    free.sort(key=lambda c: st.zones[st.where[c]].index(c))
+    return free[0]
+
+
+def _at(spec: Spec, ex: Example, path: tuple) -> str:
+    """`file:line:col: ` of a part of an example, for an error message."""
+    span = spec.doc.span(("examples", ex.name) + path)
+    return f"{span.path}:{span.line}:{span.col}: " if span is not None else ""
+
+
+def _spec_zone_name(game: Game, shown: str) -> str:
+    """A zone as an example names it: `P2.hand` is `hand@2`."""
+    if shown.startswith("P") and "." in shown:
+        seat, name = shown[1:].split(".", 1)
+        return f"{name}@{seat}"
+    return shown
 
 
 def _prepare(game: Game, ex: Example):
@@ -189,6 +233,8 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
         players = ex.players or max(spec.min_players, 2)
         hook = _given(game, ex)
         st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook, prepare=_prepare(game, ex))
+        if hook.error is not None:
+            raise hook.error
         for want in ex.do:
             if st.status is not Status.RUNNING:
                 raise ExampleError(f"the game ended ({st.status}: {st.reason or 'over'}) before '{want}'")
