@@ -280,3 +280,14 @@ def test_a_search_copy_can_stop_where_the_turn_ends():
     plain.apply(stop)
     assert halted.popts is not None and halted.turn == st.turn + 1
     assert halted.fingerprint() == plain.fingerprint()
+
+
+def test_the_start_benchmark_counts_a_start_in_decisions(capsys):
+    """benchmarks/start.py runs (its figures are timings: only their shape is checked here)."""
+    from benchmarks import start
+    m = start.measure("tests/specs/duel.yaml", 2, 20, 1)
+    assert m["decisions_per_game"] == 2 and m["start_us"] > 0 and m["start_in_decisions"] > 0
+    assert 0 < m["start_share"] < 1
+    assert start.main(["tests/specs/duel.yaml:2", "--games", "5", "--rounds", "1"]) == 0
+    assert "start =" in capsys.readouterr().out
+    assert start.main(["tests/specs/duel.yaml"]) == 2  # no player count: said, not a traceback
