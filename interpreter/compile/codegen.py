@@ -336,22 +336,22 @@ class PyGen:
         self.local_names.pop()
         return f"(lambda {v}: {body})({value})"  # a lambda, not `:=`, which a comprehension's iterable refuses
 
-    def x_MapList(self, e: N.MapList) -> str:
+    def _over(self, e: N.MapList | N.Aggregate) -> tuple[str, str, str, str]:
+        """A `[value for x in coll where cond]` form's parts: (element name, value, collection, ' if cond')."""
         coll = self.coll(e.coll)
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         value = self.expr(e.value)
         cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
         self.local_names.pop()
+        return v, value, coll, cond
+
+    def x_MapList(self, e: N.MapList) -> str:
+        v, value, coll, cond = self._over(e)
         return f"[{value} for {v} in {coll}{cond}]"
 
     def x_Aggregate(self, e: N.Aggregate) -> str:
-        coll = self.coll(e.coll)
-        v = self.fresh("v")
-        self.local_names.append({e.slot: v})
-        value = self.expr(e.value)
-        cond = f" if {self.expr(e.cond)}" if e.cond is not None else ""
-        self.local_names.pop()
+        v, value, coll, cond = self._over(e)
         if e.func == "sum":
             return f"sum([{value} for {v} in {coll}{cond}])"
         if e.func in ("highest", "lowest"):
