@@ -600,6 +600,7 @@ class State:
         if self.pkind == VALUE and len(self.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
             self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts), sealed=True)
             self.moved = {}
+            self.chosen = None  # a new step: an earlier choice is no longer widened
             return
         self.marking = True
         try:
