@@ -35,7 +35,8 @@ def _share(spec: str, players: int, agent: str, games: int) -> tuple[float, floa
     ("games/first-in-flight.yaml", 3, 36),
     ("games/first-in-flight-stunt-pack.yaml", 3, 36),
     ("games/stun.yaml", 2, 40),
-], ids=["first-in-flight", "stunt-pack", "stun"])
+    ("games/no_thanks.yaml", 3, 30),  # the lowest score wins: the default heuristic must know (it did not)
+], ids=["first-in-flight", "stunt-pack", "stun", "no-thanks"])
 def test_greedy_beats_random(spec, players, games):
     share, lo, hi = _share(spec, players, "greedy:2", games)
     assert lo > 1 / players, f"greedy won {share:.2f} [{lo:.2f}, {hi:.2f}] against random ({1 / players:.2f} expected)"
@@ -45,3 +46,10 @@ def test_one_decision_greedy_was_the_weak_one():
     """The old greedy (judge at the very next decision) is no better than random on First in Flight."""
     share, lo, hi = _share("games/first-in-flight.yaml", 3, "greedy:samples=2,turn=0", 36)
     assert lo < 1 / 3
+
+
+def test_the_default_heuristic_reads_which_way_a_score_wins():
+    """`end.score` counts against a player when the winners are the `worst` by their first key."""
+    from interpreter.agents.heuristics import scoring_keys
+    assert scoring_keys(load_game("games/no_thanks.yaml")) == [(0, -1.0)]  # worst p in players by score(p)
+    assert scoring_keys(load_game("games/stun.yaml"))[0][1] == 1.0  # the most chips wins

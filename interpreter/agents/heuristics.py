@@ -65,17 +65,19 @@ def scoring_keys(game: Game) -> list[tuple[int, float]]:
     """The player variables a spec ranks players by, with their weights: `end.score` first, then the
     tie-breaks of `end.winners` (`best(best(players, vp), checks)`: vp, then checks; `worst` counts
     negatively; a condition on options or readings picks its branch), each weighted below one unit of the
-    key before it (1 / its declared range, else 1 / TIE_RANGE). [] when the spec ranks by none."""
+    key before it (1 / its declared range, else 1 / TIE_RANGE); `end.score` counts negatively when the
+    first ranking of `end.winners` is a `worst` (the lowest score wins). [] when the spec ranks by none."""
     got = _keys_cache.get(game)
     if got is not None:
         return got
     spec = game.spec
     pvars = list(spec.vars["player"].values())
     order: list[tuple[int, float]] = []
-    if game.score_idx is not None:
-        order.append((game.score_idx, 1.0))
-    if spec.winners is not None and spec.winners.ast is not None:
-        comp = Compiler(spec, game.options, game.readings)
+    ranked = spec.winners is not None and spec.winners.ast is not None
+    comp = Compiler(spec, game.options, game.readings) if ranked else None
+    if game.score_idx is not None:  # lower is better when the winners are the `worst` by their first key
+        order.append((game.score_idx, _first_sign(spec.winners.ast, comp) if ranked else 1.0))
+    if ranked:
         for i, sign in _ranking(spec.winners.ast, comp):
             if all(i != j for j, _ in order):
                 order.append((i, sign))
@@ -90,23 +92,42 @@ def scoring_keys(game: Game) -> list[tuple[int, float]]:
     return keys
 
 
-def _ranking(e, comp) -> list[tuple[int, float]]:
-    """Player variables `e` ranks players by, primary first (see scoring_keys)."""
+def _rank_step(e, comp):
+    """(best or worst, the collection it ranks, the player variable it ranks by or None) of a ranking
+    `best(players, vp)` / `worst p in players by p.penalty`; a constant condition picks its branch; else None."""
     if isinstance(e, N.Call) and e.ref == ("builtin", e.func) and e.func in ("best", "worst") and len(e.args) == 2:
-        key = e.args[1]
-        ref = getattr(key, "ref", None)
-        inner = _ranking(e.args[0], comp)
-        if ref is not None and ref[0] == "pvar":
-            return inner + [(ref[1], 1.0 if e.func == "best" else -1.0)]
-        return inner
+        ref = getattr(e.args[1], "ref", None)
+        return e.func, e.args[0], ref[1] if ref is not None and ref[0] == "pvar" else None
+    if isinstance(e, N.Aggregate) and e.func in ("best", "worst"):
+        v = e.value
+        mine = isinstance(v, N.Attr) and getattr(v.obj, "ref", None) == ("local", e.slot)
+        ref = getattr(v, "ref", None) if mine else None
+        return e.func, e.coll, ref[1] if ref is not None and ref[0] == "pvar" else None
     if isinstance(e, N.Ternary):
         c = comp.const(e.cond)
-        if c is _NOCONST:
-            return []
-        return _ranking(e.then if c else e.orelse, comp)
+        return None if c is _NOCONST else _rank_step(e.then if c else e.orelse, comp)
     if isinstance(e, N.LetIn):
-        return _ranking(e.body, comp)
-    return []
+        return _rank_step(e.body, comp)
+    return None
+
+
+def _ranking(e, comp) -> list[tuple[int, float]]:
+    """Player variables `e` ranks players by, primary first (see scoring_keys)."""
+    step = _rank_step(e, comp)
+    if step is None:
+        return []
+    func, coll, var = step
+    inner = _ranking(coll, comp)
+    return inner + [(var, 1.0 if func == "best" else -1.0)] if var is not None else inner
+
+
+def _first_sign(e, comp) -> float:
+    """-1.0 when the first ranking `e` makes is a `worst` (No Thanks!: the lowest score wins), else 1.0."""
+    step, sign = _rank_step(e, comp), 1.0
+    while step is not None:  # down to the innermost ranking: the one applied first
+        sign = 1.0 if step[0] == "best" else -1.0
+        step = _rank_step(step[1], comp)
+    return sign
 
 
 def judges(game: Game) -> bool:
