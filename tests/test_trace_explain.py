@@ -50,3 +50,11 @@ def test_explain_measure_shows_verdicts():
     res = CliRunner().invoke(cli, ["explain", "tests/specs/race.yaml", "--measure", "-p", "2", "-g", "100"])
     assert res.exit_code == 0, res.output
     assert "**Verdict: material.**" in res.stdout and "**Verdict: unreachable.**" in res.stdout
+
+
+def test_explain_a_game_without_cards_says_so():
+    from interpreter.lab.explain import explain
+    text = explain(load_spec("games/tic_tac_toe.yaml")[0])
+    assert "No cards." in text and "No zones." in text
+    assert "| card | count |" not in text and "Total: 0 cards" not in text
+    assert "| card | count |" in explain(load_spec("games/stun.yaml")[0])

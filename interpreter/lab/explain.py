@@ -24,18 +24,8 @@ def _quote(rule: str | None) -> str:
     return f"> {rule}\n\n" if rule else "> *(no rulebook sentence cited)*\n\n"
 
 
-def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None = None) -> str:
-    """Markdown. `verdicts`: ambiguity -> (verdict, interpretation -> verdict), from the lab."""
-    d = spec.doc.data
-    rb = spec.rulebook
-    out = [f"# {spec.name}\n"]
-    if rb:
-        out.append(f"Rulebook: *{rb.get('title', '?')}*" + (f", {rb['publisher']}" if rb.get("publisher") else "")
-                   + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
-    out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
-    out.append("## Components\n")
-    comps = d.get("components") or {}  # a game without cards has none
-    decls = comps.get("cards") or {}
+def _cards(spec: Spec, comps: dict, decls: dict, out: list[str]) -> None:
+    """The components table: a row per card type (one per deck product), and the total."""
     out.append(_quote(comps.get("rule")))
     out.append("| card | count | starts in | properties | rulebook |\n|---|---:|---|---|---|")
     shown: set[str] = set()
@@ -59,7 +49,27 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
         out.append("\nTotal: " + ", ".join(f"{t} cards with {n} players" for n, t in totals.items()) + ".\n")
     else:
         out.append(f"\nTotal: {sum(c.count for c in spec.cards.values())} cards.\n")
+
+
+def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None = None) -> str:
+    """Markdown. `verdicts`: ambiguity -> (verdict, interpretation -> verdict), from the lab."""
+    d = spec.doc.data
+    rb = spec.rulebook
+    out = [f"# {spec.name}\n"]
+    if rb:
+        out.append(f"Rulebook: *{rb.get('title', '?')}*" + (f", {rb['publisher']}" if rb.get("publisher") else "")
+                   + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
+    out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
+    out.append("## Components\n")
+    comps = d.get("components") or {}  # a game without cards has none
+    decls = comps.get("cards") or {}
+    if not spec.cards:
+        out.append("No cards" + (f": \"{comps['rule']}\"" if comps.get("rule") else ".") + "\n")
+    else:
+        _cards(spec, comps, decls, out)
     out.append("## Zones\n")
+    if not spec.zones:
+        out.append("No zones.")
     for z in spec.zones.values():
         rule = (d.get("zones") or {}).get(z.name, {}).get("rule")
         out.append(f"- **{z.label}** (`{z.name}`, {'one per player' if z.owner == 'player' else 'shared'}, "
