@@ -197,6 +197,18 @@ def _grammar_line(name: str) -> str:
     return name
 
 
+def _grammar_entries(names: list[str], described: dict) -> list[str]:
+    """A section per grammar rule: what it means (docs/reference/language.yaml), its grammar, an example."""
+    out: list[str] = []
+    for name in names:
+        e = described.get(name, {})
+        out += [f"### `{name.rstrip('_')}`", "", e.get("means", "*(not described yet: add it to "
+                                                                  "docs/reference/language.yaml)*"), "",
+                "```text", f"grammar   {_grammar_line(name)}", "```", "", "```text", e.get("example", "").rstrip(),
+                "```", ""]
+    return out
+
+
 def language_page() -> str:
     lang = _language()
     out = ["# Statements and expressions", "",
@@ -209,20 +221,10 @@ def language_page() -> str:
            ", ".join(f"`{n}` ({what})" for n, (_t, what) in SPECIAL_NAMES.items()) + "; and the namespaces " +
            ", ".join(f"`{n}` ({what})" for n, what in NAMESPACES.items()) + ".", "",
            "## Statements", ""]
-    for name in grammar_statements():
-        e = lang["statements"].get(name, {})
-        out += [f"### `{name.rstrip('_')}`", "", e.get("means", "*(not described yet: add it to "
-                                                                  "docs/reference/language.yaml)*"), "",
-                "```text", f"grammar   {_grammar_line(name)}", "```", "", "```text", e.get("example", "").rstrip(),
-                "```", ""]
+    out += _grammar_entries(grammar_statements(), lang["statements"])
     out += ["## Expressions", "", "From the loosest to the tightest binding: `x if c else y`, `or`, `and`, `not`, "
             "comparisons, `+ -`, `* // %`, unary `-`, then fields, indexes and calls.", ""]
-    for name in grammar_expressions():
-        e = lang["expressions"].get(name, {})
-        out += [f"### `{name.rstrip('_')}`", "", e.get("means", "*(not described yet: add it to "
-                                                                  "docs/reference/language.yaml)*"), "",
-                "```text", f"grammar   {_grammar_line(name)}", "```", "", "```text", e.get("example", "").rstrip(),
-                "```", ""]
+    out += _grammar_entries(grammar_expressions(), lang["expressions"])
     out += ["## The whole grammar", "", "```text", open(os.path.join(ROOT, "grammar", "rules.lark"),
                                                         encoding="utf-8").read().rstrip(), "```", ""]
     return "\n".join(out)
