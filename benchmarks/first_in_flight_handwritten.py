@@ -22,7 +22,7 @@ Random streams (the shared convention):
   cards, then picks the first player with `randrange(n)`. Every Flight
   shuffles the flyer's deck; every resolved Stunt that revealed Upgrades
   shuffles the Upgrade deck after putting them back.
-* agent of seat k: `random.Random(seed * 1000 + k + 1)`; each decision calls
+* agent of seat k: `Stream(seed * 1000 + k + 1)`; each decision calls
   `randrange(len(options))` once, even when there is a single option.
 
 Decisions, each with its options in the spec's order:
@@ -51,6 +51,8 @@ from __future__ import annotations
 import argparse
 import random
 import time
+
+from interpreter.runtime.rng import Stream  # the random agents' streams, defined there
 
 # Card types in spec order: (type, count, kind, distance, problems, cost, flaw, target).
 CARD_TYPES = (
@@ -173,7 +175,7 @@ class _Game:
             self.all_stunts_stay = r["stunt_card_after_attempt"] == "stays_in_flight"
             self.descend_offered = r["descend_by_choice_in_stunt"] == "offered"
         self.rng = random.Random(seed)
-        self.agents = [random.Random(seed * 1000 + k + 1) for k in range(n)]
+        self.agents = [Stream(seed * 1000 + k + 1) for k in range(n)]
         self.decisions = 0
         # shared zones
         self.upgrades = list(UPGRADE_IDS)

@@ -19,7 +19,7 @@ belong to the interpreter.
 Random streams (the shared convention):
 * game: `random.Random(seed)`; setup shuffles `list(range(52))`, then picks the
   first player with `randrange(n)`; every reshuffle of the discard pile uses it.
-* agent of seat k: `random.Random(seed * 1000 + k + 1)`; each decision calls
+* agent of seat k: `Stream(seed * 1000 + k + 1)`; each decision calls
   `randrange(len(options))` once, even when there is a single option.
 
 Piles are lists of card ids whose top is the end of the list.
@@ -32,6 +32,8 @@ import random
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from interpreter.runtime.rng import Stream  # the random agents' streams, defined there
 
 
 class Kind(StrEnum):
@@ -107,7 +109,7 @@ class _Game:
     reshuffle_at_once: bool  # reshuffle == when_depleted
     check: bool
     rng: random.Random
-    agents: list[random.Random]
+    agents: list[Stream]
     draw: list[int]
     discard: list[int] = field(default_factory=list)
     supply: int = SUPPLY
@@ -307,7 +309,7 @@ def play(
         reshuffle_at_once=chosen["reshuffle"] == "when_depleted",
         check=check,
         rng=rng,
-        agents=[random.Random(seed * 1000 + k + 1) for k in range(n_players)],
+        agents=[Stream(seed * 1000 + k + 1) for k in range(n_players)],
         draw=draw,
         chips=[0] * n_players,
         held=[[] for _ in range(n_players)],

@@ -21,7 +21,7 @@ Random streams (the shared convention):
   (card ids in spec order), then the Examiner deck, then picks the first
   player with `randrange(n)`. Between semesters the new draw pile and the
   Examiner deck are shuffled, in that order.
-* agent of seat k: `random.Random(seed * 1000 + k + 1)`; each decision calls
+* agent of seat k: `Stream(seed * 1000 + k + 1)`; each decision calls
   `randrange(len(options))` once, even when there is a single option.
 
 Decisions, each with its options in the spec's order:
@@ -48,6 +48,8 @@ import argparse
 import random
 import time
 from itertools import combinations
+
+from interpreter.runtime.rng import Stream  # the random agents' streams, defined there
 
 DISCIPLINES = ("fight", "auto", "moto", "pyro", "fall")
 NEUTRALS = ("fitness", "strength")
@@ -117,7 +119,7 @@ class _Game:
         self.per_meld = r["meld_cost"] == "per_meld"
         self.agent_cost = {"one_ap": 1, "free": 0, "two_ap": 2}[r["film_agent_cost"]]
         self.rng = random.Random(seed)
-        self.agents = [random.Random(seed * 1000 + k + 1) for k in range(n)]
+        self.agents = [Stream(seed * 1000 + k + 1) for k in range(n)]
         self.decisions = 0
         self.draw = list(range(N_DECK))
         self.examiner_deck = list(EXAMINER_IDS)

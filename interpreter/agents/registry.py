@@ -11,9 +11,9 @@ the state.
 """
 from __future__ import annotations
 
-import random
 from typing import Protocol
 
+from ..runtime.rng import Stream
 from ..runtime.seeds import agent_seed
 
 
@@ -28,18 +28,21 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, game_seed: int, seat: int):
-        self.rng = random.Random(agent_seed(game_seed, seat))
-        self.bits = self.rng.getrandbits
+        self.rng = Stream(agent_seed(game_seed, seat))
 
     def pick(self, state) -> int:
-        # rng.randrange(n), draw for draw (the hand-written baselines replay this stream), without its
-        # two Python calls: getrandbits(n.bit_length()) until the value is below n.
+        # self.rng.randrange(n), word for word (the hand-written baselines replay this stream), inlined for
+        # the common case: a word in the current block that needs no rejection.
         n = len(state.popts)
-        k = n.bit_length()
-        r = self.bits(k)
-        while r >= n:
-            r = self.bits(k)
-        return r
+        s = self.rng
+        i = s.i
+        words = s.words
+        if i < len(words):
+            m = words[i] * n
+            if m & 0xFFFFFFFF >= n:
+                s.i = i + 1
+                return m >> 32
+        return s.randrange(n)
 
 
 class FirstAgent:

@@ -1,0 +1,77 @@
+"""The random agents' streams: cheap to seed.
+
+Owns `Stream`, the generator behind each random agent's choices (one stream
+per game and seat, seeded with `seeds.agent_seed`). Python's
+`random.Random` (Mersenne Twister) draws fast but costs about 7 us to seed:
+with one per seat, the seedings were a third of the time of a two-decision
+game. A `Stream` is seeded in well under a microsecond (its first block costs
+about 2.5 us, when the agent first chooses): its whole state is a key, a
+counter and a position in a block of words.
+
+The stream, exactly (the hand-written baselines in `benchmarks/` replay it):
+- The key is the seed modulo 2**128 as 16 little-endian bytes. Block `k`
+  (k = 0, 1, ...) is SHAKE-128(key + k as 8 little-endian bytes), 64 bytes
+  read as 16 little-endian 32-bit words; the words are used in order, block
+  after block.
+- `randrange(n)` takes the next word `w` and returns `w * n >> 32` (Lemire's
+  multiply-shift), except that a word whose low part `w * n mod 2**32` is
+  below `(2**32 - n) mod n` is rejected and the next word taken, so every
+  value is exactly equally likely.
+SHAKE-128 is a cryptographic extendable-output function (FIPS 202, the same
+bytes on every machine and Python version), so the streams of different
+seeds, and a stream's successive blocks, show no statistical relation.
+
+The game's own chance (shuffles, dice, the first player) stays a
+`random.Random` per game: examples, golden logs and the position of every
+card in a recorded game depend on it, and its shuffles run in C. A saved
+game replays from its seed and its recorded choices, so changing how random
+agents choose changes no saved game.
+"""
+from __future__ import annotations
+
+from hashlib import shake_128
+from struct import Struct
+
+_BLOCK = Struct("<16I").unpack  # a block's 64 bytes as 16 words
+_KEY_MASK = (1 << 128) - 1
+_M32 = 0xFFFFFFFF
+
+
+class Stream:
+    """One seeded random stream (see the module docstring for its exact definition)."""
+    __slots__ = ("key", "k", "words", "i")
+
+    def __init__(self, seed: int):
+        self.key = (seed & _KEY_MASK).to_bytes(16, "little")
+        self.k = 0  # the next block
+        self.words: tuple[int, ...] = ()  # the current block
+        self.i = 0  # the next word of it
+
+    def word(self) -> int:
+        """The next 32-bit word."""
+        i = self.i
+        words = self.words
+        if i >= len(words):
+            words = self.words = _BLOCK(shake_128(self.key + self.k.to_bytes(8, "little")).digest(64))
+            self.k += 1
+            i = 0
+        self.i = i + 1
+        return words[i]
+
+    def randrange(self, n: int) -> int:
+        """A whole number from 0 to n-1 (1 <= n <= 2**32), each exactly equally likely."""
+        if not 0 < n <= 1 << 32:
+            raise ValueError(f"randrange({n}): n must be from 1 to 2**32")
+        m = self.word() * n
+        low = m & _M32
+        if low < n:  # Lemire: reject the few words that would favour some values
+            t = ((1 << 32) - n) % n
+            while low < t:
+                m = self.word() * n
+                low = m & _M32
+        return m >> 32
+
+    def getstate(self) -> tuple:
+        """Everything the stream's future depends on (for equality tests)."""
+        return self.key, self.k, self.i if self.words else -1
+
