@@ -66,6 +66,9 @@ class Interchange:
     def __init__(self, spec: Spec, card_type: list[str]):
         ordered = ordered_zones(spec)
         self.card_type = card_type
+        kinds = {name: k for k, name in enumerate(dict.fromkeys(card_type))}
+        self.kind = [kinds[name] for name in card_type]  # per card id, its type as a number
+        self.kinds = max(len(kinds), 1)
         shared = sorted((z for z in spec.zones.values() if z.owner == "shared"), key=lambda z: z.index)
         player = sorted((z for z in spec.zones.values() if z.owner == "player"), key=lambda z: z.index)
         self.shared = [z.name not in ordered for z in shared]
@@ -97,8 +100,10 @@ class Interchange:
         if not self.any or len(found) < 2:
             return found
         seen, out = set(), []
+        where, kind, kinds, loose = st.where, self.kind, self.kinds, self._loose
         for combo in found:
-            k = tuple(sorted(map(repr, (self._key(st, c) for c in combo))))
+            # each card as a number: its id, or (an interchangeable one) -1 - its zone and type, both exact
+            k = tuple(sorted([-1 - where[c] * kinds - kind[c] if loose(where[c]) else c for c in combo]))
             if k not in seen:
                 seen.add(k)
                 out.append(combo)
