@@ -479,9 +479,10 @@ def test_check_invariants_holds_over_whole_stun_games(stun):
 def test_python_errors_in_rule_code_end_the_game_as_errors(tmp_path):
     game = probe_game(tmp_path, "shuffle deck")
 
-    def broken(st, fr):
+    def broken(st, fr_or_locals):
         raise TypeError("a case the checker missed")
     game.setup.fn = broken  # stands for any Python error inside generated rule code
+    game.setup.plain = broken  # (a setup that never pauses runs without a frame)
     st = game.new_game(3, 1)
     assert st.status is Status.ERROR
     assert "TypeError" in st.reason and "setup" in st.reason

@@ -51,7 +51,7 @@ class PyGen:
                                    "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
                                    "_best_of": _best_of, "_first": _first, "_seat": _seat,
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
-                                   "_after": after_of, "_div": divide, "_mod": modulo, "_key": _key,
+                                   "_after": after_of, "_div": divide, "_mod": modulo,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
@@ -68,6 +68,7 @@ class PyGen:
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
+        self._key_tables: dict[tuple, str] = {}  # (id of a keyed variable's slot table, its name) -> constant
         self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
         # Locate mode (replaying a game that failed, to name the rule text): before each statement and
@@ -231,10 +232,17 @@ class PyGen:
         elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
             slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
-            slot = f"_key({self.k(table)}, {self.expr(e.key)}, {self.k(kv.name)})"
+            slot = f"{self._key_table(table, kv.name)}[{self.expr(e.key)}]"
         if scope == "player":
             return f"st.pvars[{slot}]", self.expr(e.obj.obj)
         return ("st.gvars" if scope == "global" else "st.tvars"), slot
+
+    def _key_table(self, table: dict, name: str) -> str:
+        """A keyed variable's slots by key, as a constant whose lookup of a missing key is a rule error."""
+        got = self._key_tables.get((id(table), name))
+        if got is None:
+            got = self._key_tables[(id(table), name)] = self.k(_Keys(table, name))
+        return got
 
     def args(self, args: list, params: dict[str, str]) -> list[str]:
         """Arguments of a function or procedure; a zone given for a `cards` parameter is its cards."""
@@ -297,6 +305,9 @@ class PyGen:
         if name == "bottom":
             return f"_bottom(st, {self.expr(a[0])})"
         if name == "seat":
+            k = self.comp.const(a[0])
+            if type(k) is int and 1 <= k <= self.comp.spec.min_players:  # a seat every game has
+                return str(k - 1)
             return f"_seat(st, {self.expr(a[0])})"
         if name in ("max", "min"):
             return f"{name}({', '.join(self.expr(x) for x in a)})"
@@ -1025,8 +1036,13 @@ class PyGen:
         for cy in cycles:
             lines.append(f"if {int(cy.start)} <= pc <= {int(cy.end_at)}:")
             lines += ["    " + ln for ln in self._cycle(cy, budget)]
-        lines += [f"op = {self.k(ops)}[pc]", "fr[1] = pc + 1", "return op(st, fr)"]
         name = self.fresh("FLOW_")
+        # The other steps (setup, phase starts and ends, round counting) one after another in this call, as
+        # long as none of them pauses, ends the game or leaves a frame to run; a turn cycle is entered anew.
+        cycle = " or ".join(f"{int(cy.start)} <= pc <= {int(cy.end_at)}" for cy in cycles)
+        lines += ["while True:", f"    op = {self.k(ops)}[pc]", "    fr[1] = pc + 1", "    r = op(st, fr)",
+                  "    if r is not None or st.stack[-1] is not fr:", "        return r", "    pc = fr[1]",
+                  f"    if {cycle}:", f"        return {name}(st, fr)"]
         return self.define(name, _alias_state(f"def {name}(st, fr):\n" + "".join(f"    {ln}\n" for ln in lines),
                                               cur=False))
 
@@ -1339,11 +1355,16 @@ def _top(st, z: int) -> int:
     return cards[-1]
 
 
-def _key(table: dict, k: Any, name: str) -> int:
-    """The variable slot of one key of a keyed variable (a rule error for a key it does not have)."""
-    if k not in table:
-        raise RuleError(f"'{k}' is not a key of '{name}' (keys: {', '.join(map(str, table))})")
-    return table[k]
+class _Keys(dict):
+    """The variable slots of a keyed variable by key; looking up a key it does not have is a rule error."""
+    __slots__ = ("name",)
+
+    def __init__(self, table: dict, name: str):
+        super().__init__(table)
+        self.name = name
+
+    def __missing__(self, k: Any) -> int:
+        raise RuleError(f"'{k}' is not a key of '{self.name}' (keys: {', '.join(map(str, self))})")
 
 
 def _L(L: list | None, pairs: tuple, need: int = 0) -> list:

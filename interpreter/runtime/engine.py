@@ -251,9 +251,10 @@ class Game:
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
                  hook: Callable[["State"], None] | None = None,
-                 prepare: Callable[["State"], None] | None = None) -> "State":
+                 prepare: Callable[["State"], None] | None = None, auto: list | None = None) -> "State":
         """A new game, run to its first decision. `hook` may set up a position after setup; `prepare`
-        runs before setup (an example's scripted dice and stacked deck for the setup's own draws)."""
+        runs before setup (an example's scripted dice and stacked deck for the setup's own draws); `auto`
+        seats agents that decide inside the run (State.auto), so the game runs to its end at once."""
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
@@ -262,6 +263,7 @@ class Game:
                 raise SetupError(f"'{v.name}' starts at seat {v.start + 1}, but there are {players} players")
         st = State(self, players, seed, log, check_invariants)
         st.hook = hook
+        st.auto = auto
         if prepare is not None:
             prepare(st)
         st.run()
@@ -342,7 +344,16 @@ def _call(prog: Program) -> Callable:
         return _noop
 
     def call(st, fr):
-        st.stack.append([prog, 0, [None] * prog.n_locals])
+        L = [None] * prog.n_locals
+        plain = prog.plain
+        if plain is None:  # it may pause: a frame of its own, run by the engine
+            st.stack.append([prog, 0, L])
+            return None
+        try:  # it never pauses: at once, without a frame
+            return plain(st, L)
+        except Exception:  # the engine names the rule that failed: it must be on the stack
+            st.stack.append([prog, 0, L])
+            raise
     return call
 
 
