@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..agents.registry import ScriptedAgent, make_agent
-from ..runtime.engine import DEFAULT_BUDGET, Game, Result, Status
+from ..runtime.engine import DEFAULT_BUDGET, Game, Status
 from .estimates import mean_estimate, share_estimate
 from .measures import measure
 from ..runtime.seeds import game_seed
@@ -49,20 +49,21 @@ def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = No
          check: bool = False, script: list[int] | None = None):
     """Play one game to its end; returns the final State."""
     seated = [ScriptedAgent(script)] * players if script is not None else make_agents(agents or {}, players, seed)
-    st = game.new_game(players, seed, log=log, check_invariants=check)
-    if not check and script is None:
-        # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
-        # nor for a script (recorded choices are input: apply() checks each of them).
-        st.auto = seated
+    # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
+    # nor for a script (recorded choices are input: apply() checks each of them).
+    inside = seated if not check and script is None else None
+    st = game.new_game(players, seed, log=log, check_invariants=check, auto=inside)
     while st.status is Status.RUNNING:
         st.apply(seated[st.pplayer].pick(st))
     return st
 
 
-def _summary(r: Result, measures: tuple = ()) -> tuple:
-    """One game in a sweep; `measures` (last, so readers by position are unaffected) are the spec's measures."""
-    return (r.status, tuple(r.winners), r.turns, r.decisions, tuple(r.scores) if r.scores else None, r.reason, r.seed,
-            measures)
+def _summary(st, measures: tuple = ()) -> tuple:
+    """One finished game in a sweep (what its `Result` would say, without copying its choices); `measures`
+    (last, so readers by position are unaffected) are the spec's measures."""
+    i = st.g.score_idx
+    return (str(st.status), tuple(st.winners), st.turn, st.decisions, None if i is None else tuple(st.pvars[i]),
+            st.reason, st.seed, measures)
 
 
 @dataclass(slots=True)
@@ -210,10 +211,10 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     game = _worker_game["game"]
     before = game.hits[:]
     out = []
+    measured = bool(game.spec.measures)
     for i in range(start, stop):
-        seed = game_seed(master, i)
-        st = play(game, players, seed, gs.agents)
-        out.append(_summary(st.result(), measure(game, st) if st.status is Status.FINISHED else ()))
+        st = play(game, players, game_seed(master, i), gs.agents)
+        out.append(_summary(st, measure(game, st) if measured and st.status is Status.FINISHED else ()))
     hits = [a - b for a, b in zip(game.hits, before)] if gs.coverage else None
     return out, hits
 
