@@ -1135,6 +1135,8 @@ class PyGen:
                 out += body
             else:
                 out += [f"if {self._cond(when)}:"] + ["    " + ln for ln in body]
+        # The legal actions are listed for the player to move, read once (a condition cannot move the turn on).
+        out = ["me_ = st.cur", *(re.sub(r"\bst\.cur\b", "me_", ln) for ln in out)]
         out += ["if not found:", f"    {self.h(cy.no_action)}(st)", "    continue", "st.idle = 0"]
         if cy.end_always and cy.end_when is not None:
             out += [f"if {self._cond(cy.end_when)}:", "    return st.finish()"]
