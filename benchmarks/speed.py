@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     table = {}
     print(f"{'workload':<10} {'unit':<13} " + " ".join(f"{k + ' best':>12} {k + ' spread':>11}" for k in sides)
-          + ("  new/old" if args.old else ""))
+          + ("  new/old  per round" if args.old else ""))
     for w in only:
         row = {}
         for k in sides:
@@ -180,10 +180,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{row[k]['best']:>12.1f} {100 * (1 - row[k]['min'] / row[k]['best']):>10.0f}%" for k in sides)
         if args.old:
             row["ratio"] = row["new"]["best"] / row["old"]["best"]
-            line += f"  {row['ratio']:>6.2f}x"
+            # each round's own ratio (both sides ran back to back in it, under the same load): their range
+            # is how far one ratio can be trusted
+            paired = [a / b for a, b in zip(row["new"]["rounds"], row["old"]["rounds"])]
+            row["paired"] = paired
+            line += f"  {row['ratio']:>6.2f}x  {min(paired):.2f}-{max(paired):.2f}x"
         table[w] = row
         print(line)
-    print("(best of the rounds; spread = how far the worst round fell below the best)")
+    print("(best of the rounds; spread = how far the worst round fell below the best; per round = the range of"
+          " the ratios of the rounds, each measured under one load)")
     if args.json_path:
         with open(args.json_path, "w", encoding="utf-8") as fh:
             json.dump(table, fh, indent=1)
