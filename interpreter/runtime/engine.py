@@ -843,7 +843,7 @@ class State:
             if type(old) is int:
                 self.rng = random.Random(old)
             else:
-                self.rng = random.Random()
+                self.rng = random.Random(0)  # (a fixed seed: unseeded, it would read the OS's entropy first)
                 self.rng.setstate(old.getstate())
             self.rng_cow = False
         return self.rng
