@@ -5,7 +5,7 @@ with opcode events) while random players play a batch of games, per
 decision, for the interpreter on given specs and for the hand-written STUN
 baselines, and which functions they are spent in. Timings on a shared
 machine move by 10-30% from run to run; an opcode count is the same on
-every run (same seeds, same games), so it shows a change of a few percent
+every run of this script (a fresh process, same seeds, same games), so it shows a change of a few percent
 that a timing cannot, and where the work goes. It is a proxy: opcodes differ
 in cost (a C call that sorts a list is one), so compare counts of similar
 code, and confirm a gain with `bench.py` or `speed.py`.
