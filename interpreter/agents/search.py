@@ -45,6 +45,7 @@ from .determinize import Determinizer
 from ..compile.compiler import VALUE
 from ..runtime.engine import State, Status
 from ..runtime.redact import secret_spans
+from .keys import option_labels
 from .heuristics import judges, outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
@@ -78,35 +79,38 @@ class GreedyAgent:
         value = value_function(state.g)
         totals = [0.0] * n
         dets = Determinizer(state, me)
-        rnd = self.rng.random
+        rng = self.rng
+        rnd = rng.random
         turn = state.turn if self.turn else -1
-        sure = self.sure
-        rows: list[list[float]] = []  # per sample, each option's value (for the early stop)
+        running = Status.RUNNING
+        stop = _Settled(n, self.sure) if self.sure else None
+        m = 0
         for m in range(1, self.samples + 1):
-            if sure and m > _MIN_SAMPLES and _settled(rows, totals, sure):
-                break
-            det = dets.sample(self.rng)
+            det = dets.sample(rng)
             # The same uniforms for every option's follow-up decisions: options are compared on like chances.
             us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
             row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 if us is None:
-                    s.apply(i)
+                    s.take(i)
+                    s.run()
                 else:
                     s.halt = True  # the copy stops where the next turn would begin (after a phase end)
-                    s.apply(i)
+                    s.take(i)
+                    s.run()
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
                     while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
-                v = position_value(s, me, value)
+                v = value(s, me) if s.status is running else position_value(s, me, value)
                 totals[i] += v
                 row[i] = v
-            rows.append(row)
-        self.used += len(rows)
+            if stop is not None and stop.add(row, totals):
+                break
+        self.used += m
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
 
@@ -114,22 +118,61 @@ class GreedyAgent:
 _MIN_SAMPLES = 4  # greedy judges no option settled on fewer samples than this
 
 
-def _settled(rows: list[list[float]], totals: list[float], sure: float) -> bool:
-    """The leading option is ahead of every other by more than `sure` standard errors of the paired
-    differences (the samples are common to all options), or by every sample when they do not vary."""
-    m = len(rows)
-    best = max(range(len(totals)), key=totals.__getitem__)
-    for j in range(len(totals)):
-        if j == best:
-            continue
-        d = [r[best] - r[j] for r in rows]
-        mean = sum(d) / m
-        if mean <= 0:
+class _Settled:
+    """Greedy's early stop: whether the leading option is ahead of every other by more than `sure` standard
+    errors of the paired differences (the samples are common to all options), or by every sample when they
+    do not vary. Keeps the sums of the differences to the leader and of their squares, so that a sample
+    costs O(options) (all the rows are summed again only when the leader changes)."""
+    __slots__ = ("sure2", "rows", "best", "d1", "d2")
+
+    def __init__(self, n: int, sure: float):
+        self.sure2 = sure * sure
+        self.rows: list[list[float]] = []
+        self.best = -1
+        self.d1 = [0.0] * n  # per option j: the sum over samples of (value of the leader - value of j)
+        self.d2 = [0.0] * n  # ... and of its square
+
+    def add(self, row: list[float], totals: list[float]) -> bool:
+        """Take one sample's values (`totals`: the sums so far, `row` included); True once settled."""
+        rows = self.rows
+        rows.append(row)
+        best = max(range(len(totals)), key=totals.__getitem__)
+        d1, d2 = self.d1, self.d2
+        if best != self.best:
+            self.best = best
+            for j in range(len(d1)):
+                ds = [r[best] - r[j] for r in rows]
+                d1[j] = sum(ds)
+                d2[j] = sum(x * x for x in ds)
+        else:
+            vb = row[best]
+            for j, v in enumerate(row):
+                x = vb - v
+                d1[j] += x
+                d2[j] += x * x
+        m = len(rows)
+        if m < _MIN_SAMPLES:
             return False
-        var = sum((x - mean) ** 2 for x in d) / (m - 1)
-        if mean * mean * m <= sure * sure * var:
-            return False
-    return True
+        sure2 = self.sure2
+        for j, s1 in enumerate(d1):
+            if j == best:
+                continue
+            if s1 <= 0:
+                return False
+            # mean^2 * m <= sure^2 * variance, both sides times m * (m - 1)
+            if s1 * s1 * (m - 1) <= sure2 * (m * d2[j] - s1 * s1):
+                return False
+        return True
+
+
+def _settled(rows: list[list[float]], sure: float) -> bool:
+    """Whether greedy would stop after these samples (each a row of the options' values): see _Settled."""
+    n = len(rows[0])
+    stop, totals, done = _Settled(n, sure), [0.0] * n, False
+    for row in rows:
+        totals = [t + v for t, v in zip(totals, row)]
+        done = stop.add(row, totals)
+    return done
 
 
 class _Node:
@@ -188,7 +231,7 @@ class MctsAgent:
             who, c = replay.pplayer, ch[k]
             if not 0 <= c < len(replay.popts) or who != me and not _seen_by(replay, c, me):
                 return _Node(-1)
-            node = node.children.get(who, {}).get(replay.labels()[c])
+            node = node.children.get(who, {}).get(option_labels(replay)[c])
             replay.apply(c)
         if node is None or replay.decisions != state.decisions:
             return _Node(-1)
@@ -196,7 +239,7 @@ class MctsAgent:
         return node
 
     def pick(self, state: State) -> int:
-        labels = state.labels()
+        labels = option_labels(state)
         if len(labels) == 1:
             self._kept = None
             return 0
@@ -219,7 +262,7 @@ class MctsAgent:
             node, path = root, []
             # selection and expansion
             while s.status is Status.RUNNING:
-                keys = s.labels()
+                keys = option_labels(s)
                 who = s.pplayer
                 kids = node.children.get(who)
                 if kids is None:
