@@ -80,6 +80,7 @@ class Determinizer:
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
+        self.base.choices = []  # a sample does not carry the game's history: copying it would cost the most
         self.player = player
         zones = [z for z in unseen_zones(state.g, state.n, player) if state.zones[z]]
         self.zones = zones

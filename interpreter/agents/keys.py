@@ -33,14 +33,21 @@ _PLAIN = frozenset((T.CARDS, T.ZONE, T.PLAYERS))
 _memos: "WeakKeyDictionary[Game, dict]" = WeakKeyDictionary()
 
 
-def option_labels(st: State) -> list[str]:
-    """`st.labels()`, from the memo where the labels depend on the game alone."""
+def label_memo(game: Game) -> dict:
+    """The memo of `game`'s labels (look it up once per search, pass it to option_labels)."""
+    memo = _memos.get(game)
+    if memo is None:
+        memo = _memos[game] = {}
+    return memo
+
+
+def option_labels(st: State, memo: dict | None = None) -> list[str]:
+    """`st.labels()`, from the memo (of `st`'s game) where the labels depend on the game alone."""
     kind = st.pkind
     if kind == OPTION or st.marking:
         return numbered(st._labels())
-    memo = _memos.get(st.g)
     if memo is None:
-        memo = _memos[st.g] = {}
+        memo = label_memo(st.g)
     opts = st.popts
     if kind == ACTION:
         # An action's parameters are typed one type each by the checker, so equal parameter tuples of one

@@ -45,7 +45,7 @@ from .determinize import Determinizer
 from ..compile.compiler import VALUE
 from ..runtime.engine import State, Status
 from ..runtime.redact import secret_spans
-from .keys import option_labels
+from .keys import label_memo, option_labels
 from .heuristics import judges, outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
@@ -87,12 +87,13 @@ class GreedyAgent:
         m = 0
         for m in range(1, self.samples + 1):
             det = dets.sample(rng)
-            # The same uniforms for every option's follow-up decisions: options are compared on like chances.
-            us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
+            # The same uniforms for every option's follow-up decisions (options are compared on like chances),
+            # drawn as the first option that needs the k-th one gets there.
+            us: list[float] = []
             row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
-                if us is None:
+                if turn < 0:
                     s.take(i)
                     s.run()
                 else:
@@ -102,6 +103,8 @@ class GreedyAgent:
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
                     while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
+                        if k == len(us):
+                            us.append(rnd())
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
@@ -136,33 +139,34 @@ class _Settled:
         """Take one sample's values (`totals`: the sums so far, `row` included); True once settled."""
         rows = self.rows
         rows.append(row)
-        best = max(range(len(totals)), key=totals.__getitem__)
+        m = len(rows)
+        best = totals.index(max(totals))
         d1, d2 = self.d1, self.d2
-        if best != self.best:
+        if best != self.best:  # a new leader: its differences to every option, summed over the rows again
             self.best = best
             for j in range(len(d1)):
                 ds = [r[best] - r[j] for r in rows]
                 d1[j] = sum(ds)
                 d2[j] = sum(x * x for x in ds)
-        else:
-            vb = row[best]
-            for j, v in enumerate(row):
-                x = vb - v
-                d1[j] += x
-                d2[j] += x * x
-        m = len(rows)
-        if m < _MIN_SAMPLES:
-            return False
+            if m < _MIN_SAMPLES:
+                return False
+            return all(j == best or _ahead(d1[j], d2[j], m, self.sure2) for j in range(len(d1)))
+        vb = row[best]
+        settled = m >= _MIN_SAMPLES
         sure2 = self.sure2
-        for j, s1 in enumerate(d1):
-            if j == best:
-                continue
-            if s1 <= 0:
-                return False
-            # mean^2 * m <= sure^2 * variance, both sides times m * (m - 1)
-            if s1 * s1 * (m - 1) <= sure2 * (m * d2[j] - s1 * s1):
-                return False
-        return True
+        for j, v in enumerate(row):
+            x = vb - v
+            s1 = d1[j] = d1[j] + x
+            s2 = d2[j] = d2[j] + x * x
+            if settled and j != best and (s1 <= 0 or s1 * s1 * (m - 1) <= sure2 * (m * s2 - s1 * s1)):
+                settled = False
+        return settled
+
+
+def _ahead(s1: float, s2: float, m: int, sure2: float) -> bool:
+    """Mean difference s1 / m is positive and its square times m exceeds sure^2 times the variance (both
+    sides times m * (m - 1)): (s1 / m)^2 * m > sure^2 * (s2 - s1^2 / m) / (m - 1)."""
+    return s1 > 0 and s1 * s1 * (m - 1) > sure2 * (m * s2 - s1 * s1)
 
 
 def _settled(rows: list[list[float]], sure: float) -> bool:
@@ -239,7 +243,8 @@ class MctsAgent:
         return node
 
     def pick(self, state: State) -> int:
-        labels = option_labels(state)
+        memo = label_memo(state.g)
+        labels = option_labels(state, memo)
         if len(labels) == 1:
             self._kept = None
             return 0
@@ -257,23 +262,37 @@ class MctsAgent:
         seated = [playout] * state.n
         value = value_function(state.g)
         tau = self.tau
+        running = Status.RUNNING
         for _ in range(self.iterations):
             s = dets.sample(rng)
             node, path = root, []
             # selection and expansion
-            while s.status is Status.RUNNING:
-                keys = option_labels(s)
+            while s.status is running:
+                keys = option_labels(s, memo)
                 who = s.pplayer
                 kids = node.children.get(who)
                 if kids is None:
                     kids = node.children[who] = {}
-                untried = [i for i, k in enumerate(keys) if k not in kids]
-                if untried:
+                # one pass: every child tried so far was available now; the UCB choice counts only when
+                # every option has been tried (else an untried one is expanded)
+                untried = None
+                best_i, best_u = 0, -1.0
+                for j, k in enumerate(keys):
+                    ch = kids.get(k)
+                    if ch is None:
+                        if untried is None:
+                            untried = [j]
+                        else:
+                            untried.append(j)
+                        continue
+                    avail = ch.avail = ch.avail + 1
+                    if untried is None:
+                        visits = ch.visits
+                        u = ch.reward / visits + c * sqrt(log(avail) / visits)
+                        if u > best_u:
+                            best_i, best_u = j, u
+                if untried is not None:
                     i = untried[int(rnd() * len(untried))] if len(untried) > 1 else untried[0]
-                    for k in keys:
-                        ch = kids.get(k)
-                        if ch is not None:
-                            ch.avail += 1
                     child = _Node(who)
                     child.avail = 1
                     kids[keys[i]] = child
@@ -281,13 +300,6 @@ class MctsAgent:
                     s.run()
                     path.append(child)
                     break
-                best_i, best_u = 0, -1.0
-                for j, k in enumerate(keys):
-                    ch = kids[k]
-                    ch.avail += 1
-                    u = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    if u > best_u:
-                        best_i, best_u = j, u
                 node = kids[keys[best_i]]
                 s.take(best_i)
                 s.run()
