@@ -42,7 +42,8 @@ def label_memo(game: Game) -> dict:
 
 
 def option_labels(st: State, memo: dict | None = None) -> list[str]:
-    """`st.labels()`, from the memo (of `st`'s game) where the labels depend on the game alone."""
+    """`st.labels()`, from the memo (of `st`'s game) where the labels depend on the game alone. The list
+    may be the memo's own (an action decision's whole list is kept): read it, do not change it."""
     kind = st.pkind
     if kind == OPTION or st.marking:
         return numbered(st._labels())
@@ -55,8 +56,15 @@ def option_labels(st: State, memo: dict | None = None) -> list[str]:
         meta = st.pmeta
         per = memo.get(id(meta))  # one action table: the same object for every decision of its cycle
         if per is None or per[0] is not meta:
-            per = memo[id(meta)] = (meta, {})
-        table = per[1]
+            per = memo[id(meta)] = (meta, {}, {})
+        table, lists = per[1], per[2]
+        try:
+            whole = tuple(opts)  # a list of options met before (the same actions, the same parameters)
+            got = lists.get(whole)
+        except TypeError:  # an unhashable parameter value: no memo
+            return numbered(st._labels())
+        if got is not None:
+            return got
         try:
             out = [meta[o][1] if type(o) is int else table[o] for o in opts]
         except KeyError:  # an action with parameters not labelled yet: the engine labels this decision
@@ -66,9 +74,10 @@ def option_labels(st: State, memo: dict | None = None) -> list[str]:
             for o, lab in zip(opts, out):
                 if type(o) is not int:
                     table[o] = lab
-        except TypeError:  # an unhashable parameter value: no memo
-            return numbered(st._labels())
-        return numbered(out)
+        if len(lists) > MEMO_MAX:
+            lists.clear()
+        got = lists[whole] = numbered(out)
+        return got
     ty = st.pmeta[2]
     if kind != SUBSET and ty not in _PLAIN:
         return numbered(st._labels())  # numbers, texts: formatting them is as cheap as a look-up

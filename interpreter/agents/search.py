@@ -42,7 +42,7 @@ import random
 from typing import Any
 
 from .determinize import Determinizer
-from ..compile.compiler import VALUE
+from ..compile.compiler import OPTION, VALUE
 from ..runtime.engine import State, Status
 from ..runtime.redact import secret_spans
 from .keys import label_memo, option_labels
@@ -263,12 +263,19 @@ class MctsAgent:
         value = value_function(state.g)
         tau = self.tau
         running = Status.RUNNING
+        # A sample shares the decision's options; their labels are the game's alone unless they are a
+        # `choose one of` list (whose label expressions may read the re-dealt state)
+        same_keys = labels if state.pkind != OPTION else None
         for _ in range(self.iterations):
-            s = dets.sample(rng)
+            s = dets.sample(rng, share=True)  # its chance comes from my own stream (it is never cloned)
             node, path = root, []
+            root_keys = same_keys  # the root's options are this decision's: their labels are `labels`
             # selection and expansion
             while s.status is running:
-                keys = option_labels(s, memo)
+                if root_keys is not None:
+                    keys, root_keys = root_keys, None
+                else:
+                    keys = option_labels(s, memo)
                 who = s.pplayer
                 kids = node.children.get(who)
                 if kids is None:
