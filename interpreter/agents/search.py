@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import repeat
 from typing import Any
 
 from .determinize import Determinizer
@@ -49,6 +50,7 @@ from .keys import label_memo, option_labels
 from .heuristics import judges, outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
+_uniform = random.Random.random  # map(_uniform, repeat(rng, k)): k draws of rng.random(), in C
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
 _FOLLOW_UP = 12  # greedy: at most this many of the decider's own further decisions in the turn, played at random
 AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
@@ -80,20 +82,18 @@ class GreedyAgent:
         totals = [0.0] * n
         dets = Determinizer(state, me)
         rng = self.rng
-        rnd = rng.random
         turn = state.turn if self.turn else -1
         running = Status.RUNNING
         stop = _Settled(n, self.sure) if self.sure else None
         m = 0
         for m in range(1, self.samples + 1):
             det = dets.sample(rng)
-            # The same uniforms for every option's follow-up decisions (options are compared on like chances),
-            # drawn as the first option that needs the k-th one gets there.
-            us: list[float] = []
+            # The same uniforms for every option's follow-up decisions: options are compared on like chances.
+            us = [*map(_uniform, repeat(rng, _FOLLOW_UP))] if turn >= 0 else None  # = rng.random() 12 times
             row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
-                if turn < 0:
+                if us is None:
                     s.take(i)
                     s.run()
                 else:
@@ -103,8 +103,6 @@ class GreedyAgent:
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
                     while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
-                        if k == len(us):
-                            us.append(rnd())
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
