@@ -79,7 +79,7 @@ def home_seats(game: Game) -> list[int] | None:
 
 class Determinizer:
     """Samples of one state as one player sees it (see the module docstring)."""
-    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes")
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes", "spans", "zone_at")
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
@@ -90,6 +90,11 @@ class Determinizer:
         self.sizes = [len(state.zones[z]) for z in zones]
         self.pool = sorted(c for z in zones for c in state.zones[z])
         self.moved = len(zones) > 1  # cards can change zones: positions and zone sums must follow
+        self.spans, self.zone_at, at = [], [], 0  # per zone (zone, start, end) in the deal; per position its zone
+        for z, k in zip(zones, self.sizes):
+            self.spans.append((z, at, at + k))
+            self.zone_at += [z] * k
+            at += k
         self.together = any(getattr(fr[0], "together", None) for fr in state.stack)  # a `choose together` paused
         homes = home_seats(state.g)
         self.classes = None  # per position of the deal, the owner class its card must have
@@ -115,16 +120,15 @@ class Determinizer:
             if not self.moved:
                 s.zones[self.zones[0]] = pool
             else:
-                at = 0
-                where, zsum, tables = s.where, s.zsum, s.g.sum_tables
-                for z, k in zip(self.zones, self.sizes):
-                    part = pool[at:at + k]
-                    at += k
-                    s.zones[z] = part
-                    for c in part:
-                        where[c] = z
-                    for j, t in enumerate(tables):
-                        zsum[j][z] = sum(map(t.__getitem__, part))
+                zones, where = s.zones, s.where
+                for c, z in zip(pool, self.zone_at):
+                    where[c] = z
+                for z, a, b in self.spans:
+                    zones[z] = pool[a:b]
+                for j, t in enumerate(s.g.sum_tables):
+                    get, row = t.__getitem__, s.zsum[j]
+                    for z, a, b in self.spans:
+                        row[z] = sum(map(get, zones[z]))
         if share:  # State.chance(): a generator not shared copy-on-write is drawn from as it is
             s.rng, s.rng_cow = rng, False
         else:
