@@ -60,3 +60,21 @@ def test_a_sample_does_not_know_the_true_future_chance():
             y = Determinizer(other, me).sample(random.Random(3), share=share)
             assert x.zones == y.zones
             assert _play_out(x, 7) == _play_out(y, 7), (spec, share)
+
+
+def test_speed_benchmark_compares_with_several_checkouts(tmp_path, capsys):
+    """`benchmarks/speed.py --old A --old B`: one run, a ratio column per other checkout."""
+    import json
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from benchmarks import speed
+    out = tmp_path / "speed.json"
+    assert speed.main(["--old", str(root), "--old", str(root), "--rounds", "1", "--seconds", "0",
+                       "--only", "duel", "--json", str(out)]) == 0
+    header = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("workload")][0]
+    assert "new/old " in header + " " and "new/old2" in header
+    row = json.loads(out.read_text())["duel"]
+    assert row["ratio"] > 0 and row["ratio_old2"] > 0 and set(row) >= {"new", "old", "old2"}
