@@ -20,7 +20,8 @@ with bots replays exactly.
   Whitehouse 2012): one tree over the decider's information sets, a new
   determinization each iteration, children keyed by chooser and option label (labels are
   unique within a decision; the chooser is part of the key because the tree is open loop:
-  after the same moves, different determinizations can put different players next), UCB
+  after the same moves, different determinizations can put different players next; the labels come
+  from a per-game memo, exactly as `State.labels()` would format them: `keys.option_labels`), UCB
   with availability counts, random playouts, and each node's reward the
   win share of the player who chose its move. A playout runs to the end of
   the game, or (the default when the spec has a heuristic or a score) stops
@@ -31,7 +32,8 @@ with bots replays exactly.
   in the state, so its decisions run inside the engine. The next search starts
   from the subtree of the decider's last move, followed down the moves made
   since, as long as each was one the decider saw (its own, or another seat's
-  public choice; a hidden or sealed one starts a fresh tree). Chance
+  public choice; a hidden or sealed one starts a fresh tree). A sample draws its chance from the
+  agent's own stream (`Determinizer.sample(share=True)`: no generator built per playout). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
