@@ -226,8 +226,19 @@ def test_inlined_shuffle_and_random_pick_draw_like_random():
     assert agent.rng.getstate() == twin.getstate()
 
 
+def _settled(rows, sure):
+    """Whether greedy would stop after these samples (each a row of the options' values)."""
+    from interpreter.agents.search import _Settled
+    n = len(rows[0])
+    stop, totals, done = _Settled(n, sure), [0.0] * n, False
+    for row in rows:
+        totals = [t + v for t, v in zip(totals, row)]
+        done = stop.add(row, totals)
+    return done
+
+
 def test_greedy_stops_sampling_once_one_option_is_clearly_ahead():
-    from interpreter.agents.search import GreedyAgent, _settled
+    from interpreter.agents.search import GreedyAgent
     assert _settled([[5.0, 1.0]] * 4, 2.0)  # ahead on every sample, no spread
     assert not _settled([[5.0, 1.0]] * 3, 2.0)  # fewer than 4 samples: never settled
     assert not _settled([[1.0, 1.0]] * 4, 2.0)  # the same: never settled

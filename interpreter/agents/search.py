@@ -169,16 +169,6 @@ def _ahead(s1: float, s2: float, m: int, sure2: float) -> bool:
     return s1 > 0 and s1 * s1 * (m - 1) > sure2 * (m * s2 - s1 * s1)
 
 
-def _settled(rows: list[list[float]], sure: float) -> bool:
-    """Whether greedy would stop after these samples (each a row of the options' values): see _Settled."""
-    n = len(rows[0])
-    stop, totals, done = _Settled(n, sure), [0.0] * n, False
-    for row in rows:
-        totals = [t + v for t, v in zip(totals, row)]
-        done = stop.add(row, totals)
-    return done
-
-
 class _Node:
     __slots__ = ("children", "visits", "avail", "reward", "player")
 
