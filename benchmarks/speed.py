@@ -26,6 +26,7 @@ It deliberately does not measure strength (benchmarks/agents.py does) nor
 the interpreter against hand-written code (benchmarks/bench.py does).
 
     python benchmarks/speed.py --old /work/main --rounds 3 --seconds 4
+    python benchmarks/speed.py --old /tmp/before --old /work/main   # two ratio columns, one run
     python benchmarks/speed.py --old /tmp/before --specs /tmp/before   # both sides on the older specs
     python benchmarks/speed.py --child .          # one side, one round, JSON on stdout
 """
@@ -147,7 +148,9 @@ def _run_side(python: str, root: str, seconds: float, only: list[str], specs: st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--old", help="the checkout to compare with (its interpreter/ is imported)")
+    ap.add_argument("--old", action="append", default=[],
+                    help="a checkout to compare with (its interpreter/ is imported); repeat it for several, "
+                    "each gets its own ratio column")
     ap.add_argument("--new", default=HERE, help="this checkout (default)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seconds", type=float, default=4.0, help="per workload, side and round")
@@ -161,15 +164,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(_child(args.child, args.seconds, only, args.specs)))
         return 0
-    sides = {"new": args.new} | ({"old": args.old} if args.old else {})
+    olds = {("old" if i == 0 else f"old{i + 1}"): path for i, path in enumerate(args.old)}
+    sides = {"new": args.new} | olds
     rounds: dict[str, list[dict]] = {k: [] for k in sides}
     for r in range(args.rounds):
-        for k in (list(sides) if r % 2 == 0 else list(sides)[::-1]):  # alternate who goes first
+        order = list(sides) if r % 2 == 0 else list(sides)[::-1]  # alternate who goes first
+        for k in order:
             rounds[k].append(_run_side(sys.executable, sides[k], args.seconds, only, args.specs))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    for k, path in olds.items():
+        print(f"{k}: {path}")
     table = {}
     print(f"{'workload':<10} {'unit':<13} " + " ".join(f"{k + ' best':>12} {k + ' spread':>11}" for k in sides)
-          + ("  new/old  per round" if args.old else ""))
+          + "".join(f"  {'new/' + k:>8} {'per round':>11}" for k in olds))
     for w in only:
         row = {}
         for k in sides:
@@ -178,13 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         unit = rounds["new"][0][w]["unit"]
         line = f"{w:<10} {unit:<13} " + " ".join(
             f"{row[k]['best']:>12.1f} {100 * (1 - row[k]['min'] / row[k]['best']):>10.0f}%" for k in sides)
-        if args.old:
-            row["ratio"] = row["new"]["best"] / row["old"]["best"]
+        for k in olds:
+            row["ratio" if k == "old" else f"ratio_{k}"] = ratio = row["new"]["best"] / row[k]["best"]
             # each round's own ratio (both sides ran back to back in it, under the same load): their range
             # is how far one ratio can be trusted
-            paired = [a / b for a, b in zip(row["new"]["rounds"], row["old"]["rounds"])]
-            row["paired"] = paired
-            line += f"  {row['ratio']:>6.2f}x  {min(paired):.2f}-{max(paired):.2f}x"
+            paired = [a / b for a, b in zip(row["new"]["rounds"], row[k]["rounds"])]
+            row["paired" if k == "old" else f"paired_{k}"] = paired
+            line += f"  {ratio:>7.2f}x {min(paired):>5.2f}-{max(paired):.2f}x"
         table[w] = row
         print(line)
     print("(best of the rounds; spread = how far the worst round fell below the best; per round = the range of"

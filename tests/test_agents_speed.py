@@ -221,11 +221,23 @@ def test_random_pick_draws_like_its_stream():
     assert agent.rng.getstate() == twin.getstate()
 
 
+def _settled(rows, sure):
+    """Whether greedy would stop after these samples (each a row of the options' values)."""
+    from interpreter.agents.search import _Settled
+    n = len(rows[0])
+    stop, totals, done = _Settled(n, sure), [0.0] * n, False
+    for row in rows:
+        totals = [t + v for t, v in zip(totals, row)]
+        done = stop.add(row, totals)
+    return done
+
+
 def test_greedy_stops_sampling_once_one_option_is_clearly_ahead():
-    from interpreter.agents.search import GreedyAgent, _settled
-    assert _settled([[5.0, 1.0]] * 4, [20.0, 4.0], 2.0)  # ahead on every sample, no spread
-    assert not _settled([[1.0, 1.0]] * 4, [4.0, 4.0], 2.0)  # the same: never settled
-    assert not _settled([[9.0, 1.0], [0.0, 1.0], [9.0, 1.0], [0.0, 1.0]], [18.0, 4.0], 2.0)  # too noisy
+    from interpreter.agents.search import GreedyAgent
+    assert _settled([[5.0, 1.0]] * 4, 2.0)  # ahead on every sample, no spread
+    assert not _settled([[5.0, 1.0]] * 3, 2.0)  # fewer than 4 samples: never settled
+    assert not _settled([[1.0, 1.0]] * 4, 2.0)  # the same: never settled
+    assert not _settled([[9.0, 1.0], [0.0, 1.0], [9.0, 1.0], [0.0, 1.0]], 2.0)  # too noisy
     game = load_game(STUN)
     used = {}
     for sure in (0.0, 2.0):
@@ -286,3 +298,46 @@ def test_the_start_benchmark_counts_a_start_in_decisions(capsys):
     assert start.main(["tests/specs/duel.yaml:2", "--games", "5", "--rounds", "1"]) == 0
     assert "start =" in capsys.readouterr().out
     assert start.main(["tests/specs/duel.yaml"]) == 2  # no player count: said, not a traceback
+
+
+def _settled_directly(rows, sure):
+    """Greedy's early stop as first written: every paired difference of every row, summed again."""
+    m, n = len(rows), len(rows[0])
+    totals = [sum(r[j] for r in rows) for j in range(n)]
+    best = max(range(n), key=totals.__getitem__)
+    for j in range(n):
+        if j == best:
+            continue
+        d = [r[best] - r[j] for r in rows]
+        mean = sum(d) / m
+        if mean <= 0:
+            return False
+        var = sum((x - mean) ** 2 for x in d) / (m - 1)
+        if mean * mean * m <= sure * sure * var:
+            return False
+    return True
+
+
+def test_greedy_early_stop_keeps_its_sums_right():
+    """The running sums (differences to the leader, their squares; all summed again when the leader
+    changes) decide as the direct computation over every row does, sample after sample."""
+    from interpreter.agents.search import _MIN_SAMPLES, _Settled
+    rng = random.Random(5)
+    agree = stopped = 0
+    for trial in range(400):
+        n = rng.choice([2, 2, 3, 5])
+        spread = rng.choice([0, 1, 3, 10])
+        means = [rng.randint(0, 6) for _ in range(n)]
+        stop, totals, rows = _Settled(n, 2.0), [0.0] * n, []
+        for _m in range(16):
+            row = [float(mu + rng.randint(-spread, spread)) for mu in means]
+            rows.append(row)
+            totals = [t + v for t, v in zip(totals, row)]
+            got = stop.add(row, totals)
+            want = len(rows) >= _MIN_SAMPLES and _settled_directly(rows, 2.0)
+            assert got == want, (trial, rows)
+            agree += 1
+            if got:
+                stopped += 1
+                break
+    assert stopped > 50 and agree > 1000  # both outcomes are exercised

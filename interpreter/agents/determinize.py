@@ -14,8 +14,11 @@ true arrangement of hidden cards cannot leak through.
 The deal sorts the pool by one `rng.random()` key per card (a uniform
 permutation, about twice as fast as `random.shuffle`); a sample's own RNG
 is planted as a seed (`State.reseed`) and only built if the sample meets
-chance. When all unseen cards lie in one zone (a draw pile) only their order
-changes, so card positions and zone sums need no update.
+chance; `sample(rng, share=True)` instead lets the sample draw from `rng` itself (MCTS, whose
+samples are played out and never cloned). When all unseen cards lie in one zone (a draw pile) only their order
+changes, so card positions and zone sums need no update. A sample's `choices` starts empty: the
+game's history is not copied into every sample (late in a game that copy cost more than the rest of
+the clone), and nothing a search reads needs it.
 
 Cards that start in each player's own zone (a card type `in:` a player zone) show whose they are
 on their backs, as a player's coloured discs do: a sample re-deals such a card only among the places
@@ -76,23 +79,34 @@ def home_seats(game: Game) -> list[int] | None:
 
 class Determinizer:
     """Samples of one state as one player sees it (see the module docstring)."""
-    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes")
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes", "spans", "zone_at")
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
+        self.base.choices = []  # a sample does not carry the game's history: copying it would cost the most
         self.player = player
         zones = [z for z in unseen_zones(state.g, state.n, player) if state.zones[z]]
         self.zones = zones
         self.sizes = [len(state.zones[z]) for z in zones]
         self.pool = sorted(c for z in zones for c in state.zones[z])
         self.moved = len(zones) > 1  # cards can change zones: positions and zone sums must follow
+        self.spans, self.zone_at, at = [], [], 0  # per zone (zone, start, end) in the deal; per position its zone
+        for z, k in zip(zones, self.sizes):
+            self.spans.append((z, at, at + k))
+            self.zone_at += [z] * k
+            at += k
         self.together = any(getattr(fr[0], "together", None) for fr in state.stack)  # a `choose together` paused
         homes = home_seats(state.g)
         self.classes = None  # per position of the deal, the owner class its card must have
         if homes is not None and self.moved and len({homes[c] for c in self.pool}) > 1:
             self.classes = [homes[c] for z in zones for c in state.zones[z]]
 
-    def sample(self, rng: random.Random) -> State:
+    def sample(self, rng: random.Random, share: bool = False) -> State:
+        """A re-dealt copy whose future chance is seeded from `rng` (its own generator, built when it first
+        meets chance). With `share` the copy draws its chance from `rng` itself, in turn with the caller:
+        no generator to build (about as much as the rest of a sample when a playout reshuffles), for a
+        caller that plays the copy out without cloning it (MCTS); a clone of such a copy would not keep
+        the stream its parent had at the clone (the caller goes on drawing from `rng`)."""
         s = self.base.clone()
         if self.zones:
             rnd = rng.random
@@ -106,17 +120,19 @@ class Determinizer:
             if not self.moved:
                 s.zones[self.zones[0]] = pool
             else:
-                at = 0
-                where, zsum, tables = s.where, s.zsum, s.g.sum_tables
-                for z, k in zip(self.zones, self.sizes):
-                    part = pool[at:at + k]
-                    at += k
-                    s.zones[z] = part
-                    for c in part:
-                        where[c] = z
-                    for j, t in enumerate(tables):
-                        zsum[j][z] = sum(map(t.__getitem__, part))
-        s.reseed(rng.getrandbits(64))
+                zones, where = s.zones, s.where
+                for c, z in zip(pool, self.zone_at):
+                    where[c] = z
+                for z, a, b in self.spans:
+                    zones[z] = pool[a:b]
+                for j, t in enumerate(s.g.sum_tables):
+                    get, row = t.__getitem__, s.zsum[j]
+                    for z, a, b in self.spans:
+                        row[z] = sum(map(get, zones[z]))
+        if share:  # State.chance(): a generator not shared copy-on-write is drawn from as it is
+            s.rng, s.rng_cow = rng, False
+        else:
+            s.reseed(rng.getrandbits(64))
         s.scripted = None  # an example's scripted dice are future chance too
         if self.together:
             _redraw_hidden_choices(s, self.player, rng)

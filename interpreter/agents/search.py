@@ -20,7 +20,8 @@ with bots replays exactly.
   Whitehouse 2012): one tree over the decider's information sets, a new
   determinization each iteration, children keyed by chooser and option label (labels are
   unique within a decision; the chooser is part of the key because the tree is open loop:
-  after the same moves, different determinizations can put different players next), UCB
+  after the same moves, different determinizations can put different players next; the labels come
+  from a per-game memo, exactly as `State.labels()` would format them: `keys.option_labels`), UCB
   with availability counts, random playouts, and each node's reward the
   win share of the player who chose its move. A playout runs to the end of
   the game, or (the default when the spec has a heuristic or a score) stops
@@ -31,7 +32,8 @@ with bots replays exactly.
   in the state, so its decisions run inside the engine. The next search starts
   from the subtree of the decider's last move, followed down the moves made
   since, as long as each was one the decider saw (its own, or another seat's
-  public choice; a hidden or sealed one starts a fresh tree). Chance
+  public choice; a hidden or sealed one starts a fresh tree). A sample draws its chance from the
+  agent's own stream (`Determinizer.sample(share=True)`: no generator built per playout). Chance
   (draws, shuffles) is not in the tree: it is whatever the determinization's
   deck order and RNG make it ("open loop").
 """
@@ -39,15 +41,18 @@ from __future__ import annotations
 
 import math
 import random
+from itertools import repeat
 from typing import Any
 
 from .determinize import Determinizer
-from ..compile.compiler import VALUE
+from ..compile.compiler import OPTION, VALUE
 from ..runtime.engine import State, Status
 from ..runtime.redact import secret_spans
+from .keys import label_memo, option_labels
 from .heuristics import judges, outcome, position_value, value_function
 from ..runtime.seeds import agent_seed
 
+_uniform = random.Random.random  # map(_uniform, repeat(rng, k)): k draws of rng.random(), in C
 _SALT = 0x5EA5C4  # search agents draw from their own stream, not the random agent's
 _FOLLOW_UP = 12  # greedy: at most this many of the decider's own further decisions in the turn, played at random
 AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger than full playouts, and faster)
@@ -78,35 +83,37 @@ class GreedyAgent:
         value = value_function(state.g)
         totals = [0.0] * n
         dets = Determinizer(state, me)
-        rnd = self.rng.random
+        rng = self.rng
         turn = state.turn if self.turn else -1
-        sure = self.sure
-        rows: list[list[float]] = []  # per sample, each option's value (for the early stop)
+        running = Status.RUNNING
+        stop = _Settled(n, self.sure) if self.sure else None
+        m = 0
         for m in range(1, self.samples + 1):
-            if sure and m > _MIN_SAMPLES and _settled(rows, totals, sure):
-                break
-            det = dets.sample(self.rng)
+            det = dets.sample(rng)
             # The same uniforms for every option's follow-up decisions: options are compared on like chances.
-            us = [rnd() for _ in range(_FOLLOW_UP)] if turn >= 0 else None
+            us = [*map(_uniform, repeat(rng, _FOLLOW_UP))] if turn >= 0 else None  # = rng.random() 12 times
             row = [0.0] * n
             for i in range(n):
                 s = det.clone() if i < n - 1 else det
                 if us is None:
-                    s.apply(i)
+                    s.take(i)
+                    s.run()
                 else:
                     s.halt = True  # the copy stops where the next turn would begin (after a phase end)
-                    s.apply(i)
+                    s.take(i)
+                    s.run()
                     k = 0
                     # my own further decisions of this turn, at random (stop at the first decision of another seat)
                     while s.popts is not None and s.pplayer == me and s.turn == turn and k < _FOLLOW_UP:
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
-                v = position_value(s, me, value)
+                v = value(s, me) if s.status is running else position_value(s, me, value)
                 totals[i] += v
                 row[i] = v
-            rows.append(row)
-        self.used += len(rows)
+            if stop is not None and stop.add(row, totals):
+                break
+        self.used += m
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
 
@@ -114,22 +121,52 @@ class GreedyAgent:
 _MIN_SAMPLES = 4  # greedy judges no option settled on fewer samples than this
 
 
-def _settled(rows: list[list[float]], totals: list[float], sure: float) -> bool:
-    """The leading option is ahead of every other by more than `sure` standard errors of the paired
-    differences (the samples are common to all options), or by every sample when they do not vary."""
-    m = len(rows)
-    best = max(range(len(totals)), key=totals.__getitem__)
-    for j in range(len(totals)):
-        if j == best:
-            continue
-        d = [r[best] - r[j] for r in rows]
-        mean = sum(d) / m
-        if mean <= 0:
-            return False
-        var = sum((x - mean) ** 2 for x in d) / (m - 1)
-        if mean * mean * m <= sure * sure * var:
-            return False
-    return True
+class _Settled:
+    """Greedy's early stop: whether the leading option is ahead of every other by more than `sure` standard
+    errors of the paired differences (the samples are common to all options), or by every sample when they
+    do not vary. Keeps the sums of the differences to the leader and of their squares, so that a sample
+    costs O(options) (all the rows are summed again only when the leader changes)."""
+    __slots__ = ("sure2", "rows", "best", "d1", "d2")
+
+    def __init__(self, n: int, sure: float):
+        self.sure2 = sure * sure
+        self.rows: list[list[float]] = []
+        self.best = -1
+        self.d1 = [0.0] * n  # per option j: the sum over samples of (value of the leader - value of j)
+        self.d2 = [0.0] * n  # ... and of its square
+
+    def add(self, row: list[float], totals: list[float]) -> bool:
+        """Take one sample's values (`totals`: the sums so far, `row` included); True once settled."""
+        rows = self.rows
+        rows.append(row)
+        m = len(rows)
+        best = totals.index(max(totals))
+        d1, d2 = self.d1, self.d2
+        if best != self.best:  # a new leader: its differences to every option, summed over the rows again
+            self.best = best
+            for j in range(len(d1)):
+                ds = [r[best] - r[j] for r in rows]
+                d1[j] = sum(ds)
+                d2[j] = sum(x * x for x in ds)
+            if m < _MIN_SAMPLES:
+                return False
+            return all(j == best or _ahead(d1[j], d2[j], m, self.sure2) for j in range(len(d1)))
+        vb = row[best]
+        settled = m >= _MIN_SAMPLES
+        sure2 = self.sure2
+        for j, v in enumerate(row):
+            x = vb - v
+            s1 = d1[j] = d1[j] + x
+            s2 = d2[j] = d2[j] + x * x
+            if settled and j != best and (s1 <= 0 or s1 * s1 * (m - 1) <= sure2 * (m * s2 - s1 * s1)):
+                settled = False
+        return settled
+
+
+def _ahead(s1: float, s2: float, m: int, sure2: float) -> bool:
+    """Mean difference s1 / m is positive and its square times m exceeds sure^2 times the variance (both
+    sides times m * (m - 1)): (s1 / m)^2 * m > sure^2 * (s2 - s1^2 / m) / (m - 1)."""
+    return s1 > 0 and s1 * s1 * (m - 1) > sure2 * (m * s2 - s1 * s1)
 
 
 class _Node:
@@ -188,7 +225,7 @@ class MctsAgent:
             who, c = replay.pplayer, ch[k]
             if not 0 <= c < len(replay.popts) or who != me and not _seen_by(replay, c, me):
                 return _Node(-1)
-            node = node.children.get(who, {}).get(replay.labels()[c])
+            node = node.children.get(who, {}).get(option_labels(replay)[c])
             replay.apply(c)
         if node is None or replay.decisions != state.decisions:
             return _Node(-1)
@@ -196,7 +233,8 @@ class MctsAgent:
         return node
 
     def pick(self, state: State) -> int:
-        labels = state.labels()
+        memo = label_memo(state.g)
+        labels = option_labels(state, memo)
         if len(labels) == 1:
             self._kept = None
             return 0
@@ -214,23 +252,44 @@ class MctsAgent:
         seated = [playout] * state.n
         value = value_function(state.g)
         tau = self.tau
+        running = Status.RUNNING
+        # A sample shares the decision's options; their labels are the game's alone unless they are a
+        # `choose one of` list (whose label expressions may read the re-dealt state)
+        same_keys = labels if state.pkind != OPTION else None
         for _ in range(self.iterations):
-            s = dets.sample(rng)
+            s = dets.sample(rng, share=True)  # its chance comes from my own stream (it is never cloned)
             node, path = root, []
+            root_keys = same_keys  # the root's options are this decision's: their labels are `labels`
             # selection and expansion
-            while s.status is Status.RUNNING:
-                keys = s.labels()
+            while s.status is running:
+                if root_keys is not None:
+                    keys, root_keys = root_keys, None
+                else:
+                    keys = option_labels(s, memo)
                 who = s.pplayer
                 kids = node.children.get(who)
                 if kids is None:
                     kids = node.children[who] = {}
-                untried = [i for i, k in enumerate(keys) if k not in kids]
-                if untried:
+                # one pass: every child tried so far was available now; the UCB choice counts only when
+                # every option has been tried (else an untried one is expanded)
+                untried = None
+                best_i, best_u = 0, -1.0
+                for j, k in enumerate(keys):
+                    ch = kids.get(k)
+                    if ch is None:
+                        if untried is None:
+                            untried = [j]
+                        else:
+                            untried.append(j)
+                        continue
+                    avail = ch.avail = ch.avail + 1
+                    if untried is None:
+                        visits = ch.visits
+                        u = ch.reward / visits + c * sqrt(log(avail) / visits)
+                        if u > best_u:
+                            best_i, best_u = j, u
+                if untried is not None:
                     i = untried[int(rnd() * len(untried))] if len(untried) > 1 else untried[0]
-                    for k in keys:
-                        ch = kids.get(k)
-                        if ch is not None:
-                            ch.avail += 1
                     child = _Node(who)
                     child.avail = 1
                     kids[keys[i]] = child
@@ -238,13 +297,6 @@ class MctsAgent:
                     s.run()
                     path.append(child)
                     break
-                best_i, best_u = 0, -1.0
-                for j, k in enumerate(keys):
-                    ch = kids[k]
-                    ch.avail += 1
-                    u = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                    if u > best_u:
-                        best_i, best_u = j, u
                 node = kids[keys[best_i]]
                 s.take(best_i)
                 s.run()
