@@ -12,6 +12,7 @@ code, and confirm a gain with `bench.py` or `speed.py`.
 
     python benchmarks/opcodes.py                          # STUN -p 4, the lean and hand-written STUN
     python benchmarks/opcodes.py games/stunt-academy.yaml:3 tests/specs/duel.yaml:2 --games 50 --top 8
+    python benchmarks/opcodes.py --root /tmp/before --no-baselines   # an older checkout's interpreter
 
 Counting makes play about 20x slower; 100 STUN games take a few seconds.
 """
@@ -56,18 +57,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--top", type=int, default=5, help="functions to list per row")
     ap.add_argument("--no-baselines", action="store_true", help="leave out the hand-written STUN rows")
+    ap.add_argument("--root", default=HERE, help="the checkout whose interpreter/ plays (default: this one), "
+                    "e.g. an older copy from `git archive`, for a before/after count")
     args = ap.parse_args(argv)
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.abspath(args.root))
+    if HERE not in sys.path:
+        sys.path.append(HERE)  # the baselines
     from interpreter.lab import runner
     from interpreter.runtime.pipeline import load_game
     from interpreter.runtime.seeds import game_seed
+    from interpreter.spec.diagnostics import SpecError, render
 
     rows: list[tuple[str, Callable[[int], int]]] = []
     for item in args.specs:
         path, _, players = item.rpartition(":")
         if not path or not players.isdigit():
             raise SystemExit(f"opcodes.py: '{item}' is not SPEC:PLAYERS (e.g. games/stun.yaml:4)")
-        game, n = load_game(path), int(players)
+        try:
+            game, n = load_game(path), int(players)
+        except OSError as exc:
+            raise SystemExit(f"opcodes.py: {path}: {exc.strerror or exc}") from None
+        except SpecError as exc:
+            raise SystemExit("\n".join(map(render, exc.diagnostics)) + f"\nopcodes.py: {path}: the spec has errors")
         rows.append((f"{os.path.basename(path)} -p {n}", lambda i, game=game, n=n: runner.play(
             game, n, game_seed(1, i)).decisions))
     if not args.no_baselines:
