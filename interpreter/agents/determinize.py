@@ -129,8 +129,8 @@ class Determinizer:
                     get, row = t.__getitem__, s.zsum[j]
                     for z, a, b in self.spans:
                         row[z] = sum(map(get, zones[z]))
-        if share:  # State.chance(): a generator not shared copy-on-write is drawn from as it is
-            s.rng, s.rng_cow = rng, False
+        if share:
+            s.draw_from(rng)
         else:
             s.reseed(rng.getrandbits(64))
         s.scripted = None  # an example's scripted dice are future chance too

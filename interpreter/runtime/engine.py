@@ -853,6 +853,13 @@ class State:
         self.rng = seed
         self.rng_cow = True
 
+    def draw_from(self, rng: random.Random) -> None:
+        """From here on chance is drawn from `rng` itself, in turn with whoever else draws from it (for
+        search: a copy that is played out and never cloned, drawing from its agent's own generator). A clone
+        of this state would not keep the stream it had at the clone: the owner of `rng` draws on."""
+        self.rng = rng
+        self.rng_cow = False
+
     def shuffle(self, z: int) -> None:
         _shuffle(self.rng if not self.rng_cow else self.chance(), self.zones[z])
         if self.rig is not None:
