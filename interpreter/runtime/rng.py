@@ -5,7 +5,7 @@ per game and seat, seeded with `seeds.agent_seed`). Python's
 `random.Random` (Mersenne Twister) draws fast but costs about 7 us to seed:
 with one per seat, the seedings were a third of the time of a two-decision
 game. A `Stream` is seeded in well under a microsecond (its first block costs
-about 2.5 us, when the agent first chooses): its whole state is a key, a
+about 1.5-2 us, when the agent first chooses): its whole state is a key, a
 counter and a position in a block of words.
 
 The stream, exactly (the hand-written baselines in `benchmarks/` replay it):
