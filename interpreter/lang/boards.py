@@ -270,20 +270,12 @@ def _b_on_board(a, t, p):
 
 def _b_neighbours(a, t, p):
     x = a[0]
-
-    def neighbours(st, L):
-        c = x(st, L)
-        return list(c.board.orthogonal[c.index])
-    return neighbours
+    return lambda st, L: neighbours_of(x(st, L))
 
 
 def _b_diagonals(a, t, p):
     x = a[0]
-
-    def diagonals(st, L):
-        c = x(st, L)
-        return list(c.board.diagonal[c.index])
-    return diagonals
+    return lambda st, L: diagonals_of(x(st, L))
 
 
 def _b_step(a, t, p):
@@ -293,11 +285,7 @@ def _b_step(a, t, p):
 
 def _b_can_step(a, t, p):
     x, d = a
-
-    def can_step(st, L):
-        c = x(st, L)
-        return c.board.steps[direction(d(st, L))][c.index] is not None
-    return can_step
+    return lambda st, L: can_step_of(x(st, L), d(st, L))
 
 
 def _b_line(a, t, p):
