@@ -110,3 +110,14 @@ def tiny_variant(tmp_path, text: str, name: str = "v.yaml") -> str:
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
     return str(p)
+
+
+def random_walk(st, rng, steps: int | None = None):
+    """Play `st` on with uniformly random choices from `rng` (`rng.randrange`): `steps` decisions at most,
+    or to the end of the game; returns `st`."""
+    from interpreter.runtime.engine import Status
+    k = 0
+    while st.status is Status.RUNNING and (steps is None or k < steps):
+        st.apply(rng.randrange(len(st.popts)))
+        k += 1
+    return st

@@ -18,6 +18,8 @@ from interpreter.lab.runner import play
 from interpreter.runtime.engine import State, Status
 from interpreter.runtime.pipeline import load_game
 
+from helpers import random_walk
+
 STUN = "games/stun.yaml"
 
 
@@ -25,17 +27,13 @@ def _midgame(spec=STUN, players=4, seed=3, moves=30):
     game = load_game(spec)
     st = game.new_game(players, seed)
     rng = random.Random(seed)
-    for _ in range(moves):
-        if st.status is not Status.RUNNING:
-            break
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng, moves)
     return game, st
 
 
 def _finish(st, seed):
     rng = random.Random(seed)
-    while st.status is Status.RUNNING:
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng)
     return st.fingerprint(), st.choices[:]
 
 

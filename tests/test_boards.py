@@ -19,6 +19,7 @@ from interpreter.lang.boards import Board, line_of, step_of
 from interpreter.lang.builtins import RuleError
 from interpreter.runtime.engine import Game, Status
 from interpreter.runtime.scenarios import run_examples
+from helpers import random_walk
 
 from spec_helpers import errors, failed_examples, write
 
@@ -116,10 +117,7 @@ def test_generated_board_expressions_agree_with_the_closure_compiler(compiled, s
     game, pairs = compiled
     st = game.new_game(2, seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if st.status is not Status.RUNNING:
-            break
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng, steps)
     for text, generated, closure in pairs:
         assert _value(generated, st) == _value(closure, st), text
     assert _value(pairs[-1][1], st)[0] == "rule error"

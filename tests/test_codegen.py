@@ -21,7 +21,7 @@ from interpreter.agents.determinize import determinize
 from interpreter.runtime.engine import Status
 from interpreter.lab.runner import make_agents, play
 
-from helpers import edit, minimal_text, write
+from helpers import edit, minimal_text, write, random_walk
 
 EXPRESSIONS = [
     "count([p in players where p.score >= 1]) > 0",
@@ -90,10 +90,7 @@ def test_generated_expressions_agree_with_the_closure_compiler(compiled, seed, s
     game, pairs = compiled
     st = game.new_game(players, seed)
     rng = random.Random(seed)
-    for _ in range(steps):
-        if st.status is not Status.RUNNING:
-            break
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng, steps)
     for text, generated, closure in pairs:
         assert _value(generated, st) == _value(closure, st), text
 

@@ -18,7 +18,7 @@ import pytest
 from interpreter.api import check_spec, load_game
 from interpreter.runtime.engine import Game, IllegalChoice, SetupError, Status
 
-from helpers import STUN, edit, minimal_text, show, write
+from helpers import STUN, edit, minimal_text, show, write, random_walk
 
 GAME_OVER = (Status.FINISHED, Status.STALLED, Status.ERROR)
 
@@ -409,8 +409,7 @@ def test_same_seed_same_game_different_seed_different_game(stun):
     def play(seed):
         st = stun.new_game(4, seed, log=True)
         rng = random.Random(7)
-        while st.status is Status.RUNNING:
-            st.apply(rng.randrange(len(st.popts)))
+        random_walk(st, rng)
         return st.log
     assert play(11) == play(11)
     assert play(11) != play(12)
@@ -470,8 +469,7 @@ def test_check_invariants_holds_over_whole_stun_games(stun):
     for seed in range(10):
         st = stun.new_game(2 + seed % 5, seed, check_invariants=True)
         rng = random.Random(seed)
-        while st.status is Status.RUNNING:
-            st.apply(rng.randrange(len(st.popts)))
+        random_walk(st, rng)
         assert st.status is Status.FINISHED, st.reason
 
 

@@ -19,6 +19,8 @@ from interpreter.cli.narrate import narrate
 from interpreter.runtime.engine import Status
 from interpreter.runtime.redact import HIDDEN, seat_events, seat_labels
 
+from helpers import random_walk
+
 SHIPPED = sorted(glob.glob("games/*.yaml"))
 
 
@@ -192,8 +194,7 @@ def test_a_card_played_face_up_is_no_secret_in_its_choice():
     for seed in range(1, 6):
         st = game.new_game(2, seed, log=True)
         rng = random.Random(seed)
-        while st.status is Status.RUNNING:
-            st.apply(rng.randrange(len(st.popts)))
+        random_walk(st, rng)
         for seat in (0, 1):
             for full, shown in zip(st.log, seat_events(st.log, game, 2, seat)):
                 if full["e"] == "choice" and full["choice"].startswith("play: "):

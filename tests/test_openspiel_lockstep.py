@@ -22,6 +22,8 @@ pyspiel = pytest.importorskip(
 from interpreter import api  # noqa: E402
 from interpreter.runtime.engine import Game, Status  # noqa: E402
 
+from helpers import random_walk  # noqa: E402
+
 
 @dataclass(frozen=True)
 class Pairing:
@@ -205,8 +207,7 @@ def test_outcome_shares_agree_with_openspiel(name):
     for seed in range(n):
         st = game.new_game(pair.players, 10_000 + seed)
         rng = random.Random(seed)
-        while st.status is Status.RUNNING:
-            st.apply(rng.randrange(len(st.popts)))
+        random_walk(st, rng)
         ours.append((pair.returns or _returns)(st))
     theirs = []
     rng = random.Random(99)
@@ -291,8 +292,7 @@ def test_goofspiel_outcome_shares_agree_with_openspiel():
     for seed in range(n):
         st = game.new_game(2, 20_000 + seed)
         rng = random.Random(seed)
-        while st.status is Status.RUNNING:
-            st.apply(rng.randrange(len(st.popts)))
+        random_walk(st, rng)
         ours.append(_returns(st))
     theirs = []
     rng = random.Random(7)

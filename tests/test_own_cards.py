@@ -14,6 +14,7 @@ from interpreter.lang.builtins import RuleError
 from interpreter.runtime.engine import Game, Status
 from interpreter.spec.diagnostics import Severity
 
+from helpers import random_walk
 from spec_helpers import diagnostics, errors, failed_examples, write
 
 SPEC = """
@@ -179,10 +180,7 @@ def test_aggregates_mean_the_same_in_generated_code_and_closures(aggregate_pairs
     game, pairs = aggregate_pairs
     st = game.new_game(2 + seed % 4, seed)
     rng = random.Random(seed)
-    for _ in range(rng.randrange(8)):
-        if st.status is not Status.RUNNING:
-            break
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng, rng.randrange(8))
     for text, generated, closure in pairs:
         assert _value(generated, st) == _value(closure, st), text
 

@@ -10,14 +10,13 @@ from interpreter.agents.determinize import Determinizer
 from interpreter.runtime.engine import Status
 from interpreter.runtime.pipeline import load_game
 
+from helpers import random_walk
+
 
 def _midgame(spec, players, seed, moves):
     st = load_game(spec).new_game(players, seed)
     rng = random.Random(seed)
-    for _ in range(moves):
-        if st.status is not Status.RUNNING:
-            break
-        st.apply(rng.randrange(len(st.popts)))
+    random_walk(st, rng, moves)
     return st
 
 
