@@ -121,3 +121,15 @@ def random_walk(st, rng, steps: int | None = None):
         st.apply(rng.randrange(len(st.popts)))
         k += 1
     return st
+
+
+def compiled_pairs(game, expressions: list[str]) -> list[tuple]:
+    """(text, generated function, closure) for each expression, which `game`'s spec holds as functions
+    f0, f1, ...: the two compilers of one expression, to compare on the same positions."""
+    from interpreter.compile.compiler import Compiler
+    comp = Compiler(game.spec, game.options, game.readings)
+    out = []
+    for i, text in enumerate(expressions):
+        ast = game.spec.functions[f"f{i}"].value.ast
+        out.append((text, comp.gen.expression(ast), comp.cexpr(ast)))
+    return out

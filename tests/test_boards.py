@@ -19,7 +19,7 @@ from interpreter.lang.boards import Board, line_of, step_of
 from interpreter.lang.builtins import RuleError
 from interpreter.runtime.engine import Game, Status
 from interpreter.runtime.scenarios import run_examples
-from helpers import random_walk
+from helpers import compiled_pairs, random_walk
 
 from spec_helpers import errors, failed_examples, write
 
@@ -95,12 +95,7 @@ def compiled(tmp_path_factory):
     funcs = "".join(f"  f{i}:\n    value: '{e}'\n" for i, e in enumerate(EXPRESSIONS))
     path = write(tmp_path_factory.mktemp("boards"), text.replace("functions:\n", "functions:\n" + funcs, 1))
     game = api.load_game(path)
-    comp = Compiler(game.spec, game.options, game.readings)
-    pairs = []
-    for i, text in enumerate(EXPRESSIONS):
-        ast = game.spec.functions[f"f{i}"].value.ast
-        pairs.append((text, comp.gen.expression(ast), comp.cexpr(ast)))
-    return game, pairs
+    return game, compiled_pairs(game, EXPRESSIONS)
 
 
 def _value(f, st):

@@ -21,7 +21,7 @@ from interpreter.agents.determinize import determinize
 from interpreter.runtime.engine import Status
 from interpreter.lab.runner import make_agents, play
 
-from helpers import edit, minimal_text, write, random_walk
+from helpers import compiled_pairs, edit, minimal_text, random_walk, write
 
 EXPRESSIONS = [
     "count([p in players where p.score >= 1]) > 0",
@@ -76,12 +76,7 @@ def _value(f, st):
 def compiled(tmp_path_factory):
     path = _spec_with_functions(tmp_path_factory.mktemp("codegen"))
     game = load_game(path)
-    comp = Compiler(game.spec, game.options, game.readings)
-    pairs = []
-    for i, text in enumerate(EXPRESSIONS):
-        ast = game.spec.functions[f"f{i}"].value.ast
-        pairs.append((text, comp.gen.expression(ast), comp.cexpr(ast)))
-    return game, pairs
+    return game, compiled_pairs(game, EXPRESSIONS)
 
 
 @settings(max_examples=60, deadline=None)

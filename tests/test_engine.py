@@ -18,7 +18,7 @@ import pytest
 from interpreter.api import check_spec, load_game
 from interpreter.runtime.engine import Game, IllegalChoice, SetupError, Status
 
-from helpers import STUN, edit, minimal_text, show, write, random_walk
+from helpers import STUN, edit, minimal_text, random_walk, show, write
 
 GAME_OVER = (Status.FINISHED, Status.STALLED, Status.ERROR)
 

@@ -7,14 +7,13 @@ import random
 import pytest
 
 from interpreter import api
-from interpreter.compile.compiler import Compiler
 from interpreter.lab.explain import explain
 from interpreter.lab.runner import play
 from interpreter.lang.builtins import RuleError
 from interpreter.runtime.engine import Game, Status
 from interpreter.spec.diagnostics import Severity
 
-from helpers import random_walk
+from helpers import compiled_pairs, random_walk
 from spec_helpers import diagnostics, errors, failed_examples, write
 
 SPEC = """
@@ -163,9 +162,7 @@ def aggregate_pairs(tmp_path_factory):
     text = SPEC.replace("examples:", "functions:\n" + funcs + "examples:")
     path = write(tmp_path_factory.mktemp("agg"), text)
     game = api.load_game(path)
-    comp = Compiler(game.spec, game.options, game.readings)
-    return game, [(e, comp.gen.expression(game.spec.functions[f"f{i}"].value.ast),
-                   comp.cexpr(game.spec.functions[f"f{i}"].value.ast)) for i, e in enumerate(AGGREGATES)]
+    return game, compiled_pairs(game, AGGREGATES)
 
 
 def _value(f, st):
