@@ -165,9 +165,10 @@ def test_six_player_two_chip_rule_with_one_chip_left_does_not_crash():
 
 def test_stun_readings_are_named_with_why():
     spec = load_spec("games/stun.yaml")[0]
-    for name in ("lost_chips", "win_timing", "empty_centre", "stun_minus_and_stun", "reshuffle"):
+    for name in ("lost_chips", "win_timing", "empty_centre", "stun_minus_and_stun", "reshuffle", "stun_minus_own_pile",
+                 "stun_plus_chip_and_stun", "dead_end_winner"):
         assert spec.ambiguities[name].why, name
-    assert {"no_card_left", "promotion_cards"} <= set(spec.assumptions)
+    assert {"dead_end", "promotion_cards"} <= set(spec.assumptions) and "no_card_left" not in spec.assumptions
 
 
 # ---- Stunt Academy: no "last card of the second deck" when there was no second deck ---------------------
