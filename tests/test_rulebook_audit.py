@@ -288,3 +288,44 @@ def test_an_example_of_the_position_clears_a_guard(tmp_path):
     assert not [d for d in found if d.code == "W503"]
     no_examples = lint("games/no_thanks.yaml", 3, 10, 1, {}, {}, also=(), other_games=0)
     assert not [d for d in no_examples if d.code == "W502"]  # without the sweep lint claims no dead branch
+
+
+# ---- the six-player dead end: no legal game stalls -------------------------------------------------------
+@pytest.mark.parametrize("policy", ["random", "last"])
+def test_no_six_player_stun_game_stalls(policy):
+    """The audit: 5 in 100 six-player games stalled under random play, 18 in 100 under stop-after-the-first-
+    card (the lab policy `last`). benchmarks/stalls.py plays 2,000 of each."""
+    from benchmarks.stalls import measure
+    r = measure("games/stun.yaml", 6, 300, 7, policy)
+    assert (r["stalled"], r["errors"]) == (0, 0)
+    assert r["no_winner"] > 0  # the dead end is reached, and ends the game
+
+
+def test_the_audits_stalled_game_ends_in_the_dead_end():
+    """`rulewright run games/stun.yaml -p 6 --seed 4907756453613738681` under the readings the spec played
+    then: it stalled after 560 turns; now it ends when the 260th turn would start."""
+    from interpreter.lab.runner import play
+    game = load_game("games/stun.yaml", readings={"stun_minus_and_stun": "where_it_lies",
+                                                  "stun_minus_own_pile": "this_turns_cards",
+                                                  "stun_plus_chip_and_stun": "always_lost"})
+    st = play(game, 6, 4907756453613738681)
+    assert (st.status, st.winners, st.turn) == (Status.FINISHED, [], 260)
+    most = load_game("games/stun.yaml", readings={"stun_minus_and_stun": "where_it_lies",
+                                                  "stun_minus_own_pile": "this_turns_cards",
+                                                  "stun_plus_chip_and_stun": "always_lost",
+                                                  "dead_end_winner": "most_chips"})
+    assert play(most, 6, 4907756453613738681).winners == [0, 1]  # P1 and P2, 4 chips each
+
+
+def test_last_is_a_lab_policy():
+    from interpreter.agents.registry import make_agent
+    agent = make_agent("last", 1, 0)
+    st = load_game("games/stun.yaml").new_game(2, 3)
+    labels = []
+    while st.status is Status.RUNNING:
+        i = agent.pick(st)
+        assert i == len(st.popts) - 1
+        labels.append(st.labels()[i])
+        st.apply(i)
+    assert st.status is Status.FINISHED and "stop and keep the cards" in labels
+    assert "turn up a card" not in labels  # after the forced first card it always stops
