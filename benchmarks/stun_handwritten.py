@@ -122,7 +122,7 @@ class _Game:
     held: list[list[int]] = field(default_factory=list)
     decisions: int = 0
     winner: int | None = None
-    dead_end: bool = False  # only STUN cards are left to turn up (the spec's assumption dead_end): the game is over
+    dead_end: bool = False  # no card left to turn up adds to a count (the spec's assumption dead_end): over
     # State of the turn in progress.
     turn_pile: list[int] = field(default_factory=list)
     count: int = 0  # points of the current player's held pile + turn pile
@@ -145,9 +145,10 @@ class _Game:
             self.taken = [0] * self.n
         self.given = [0] * self.n
         self.count = sum(POINTS[c] for c in self.held[p])
-        if not self.advanced and all(KIND[c] is Kind.STUN for c in self.draw) and all(
-                KIND[c] is Kind.STUN for c in self.discard):
-            # Every other card is held, and a STUN leaves held piles alone: nothing can change any more.
+        if not self.advanced and all(POINTS[c] <= 0 for c in self.draw) and all(
+                POINTS[c] <= 0 for c in self.discard):
+            # Every card that adds to a count is held, and a STUN leaves held piles alone: nobody can reach
+            # 15 or turn up a STUN PLUS again, so no chip can move any more.
             self.dead_end = True
             return
         if self.forced_first_flip and not self.flip(p):
