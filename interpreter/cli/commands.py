@@ -798,6 +798,10 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
         raise Failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+from .tune import tune as _tune  # noqa: E402  (the variant search, in its own module: it uses the helpers above)
+cli.add_command(_tune)
+
+
 def main() -> None:
     try:
         cli(standalone_mode=True)
