@@ -276,3 +276,32 @@ def test_cli_out_is_not_written_when_nothing_meets(tmp_path):
     out = tmp_path / "best.yaml"
     r = rw("tune", PLANTED, "-p", "2", "--vary", "line=20,80", "--target", "win P1 45%..55%", "--out", out)
     assert r.exit_code == 1 and not out.exists() and "nothing was written" in r.stderr
+
+
+def test_a_variant_that_changes_nothing_is_shown_as_the_same_games():
+    rep = _planted()
+    by = {c.label: c for c in rep.first.candidates}
+    for line in (20, 35, 50, 65, 80):  # the table's colour changes nothing: the same games, seed by seed
+        green, red = by[f"line={line}, table=green"], by[f"line={line}, table=red"]
+        assert green.same_as is None and red.same_as == green.label and red.games == green.games
+    assert by["line=35, table=green"].digest.digest() != by["line=50, table=green"].digest.digest()
+
+
+def test_cli_several_policies_and_report(tmp_path):
+    pytest.importorskip("matplotlib")
+    r = rw("tune", PLANTED, "-p", "2", "--vary", "line", "--target", "win P1 40%..60%", "--agents", "random,first",
+           "--json", "--report", tmp_path / "rep")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert [p["policy"] for p in d["policies"]] == ["random", "first"] and d["sensitivity"] == []
+    assert all(p["best"] == "line=50" for p in d["policies"])
+    names = sorted(os.listdir(tmp_path / "rep"))
+    assert names == ["first-target-1-win_P1.png", "index.html", "random-target-1-win_P1.png"]
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "win P1 40%..60%" in page and "line=50" in page and "inside" in page
+
+
+@pytest.mark.parametrize("path", ["docs/examples/stun-tunable.yaml", "docs/examples/no-thanks-tunable.yaml"])
+def test_the_cookbook_variants_check(path):
+    spec, diags = check_spec(path)
+    assert spec is not None and not diags

@@ -48,8 +48,10 @@ def _print_search(rep, s, show: int) -> None:
     out.print(f"{rep.game}: {what}, {rep.players} players, {s.policy} players, seed {rep.seed}; batches of "
               f"{rep.games} games growing to {rep.max_games}; {s.games:,} games in all, {s.seconds:.1f} s "
               f"(CPU {s.cpu_seconds:.1f} s)", markup=False)
-    t = Table(title_justify="left", title="ranked: meeting the targets first; each target's mean with its "
-              f"anytime-valid {rep.level:.0%} interval (Bonferroni over the targets); * = Pareto set")
+    t = Table(title_justify="left", title="ranked, those meeting every target first; variant: what differs from "
+              "the spec's defaults; each target's mean with its anytime-valid "
+              f"{rep.level:.0%} interval (Bonferroni over the targets); * Pareto set; † a reading the rulebook's "
+              "words rule out")
     t.add_column("#", justify="right")
     t.add_column("variant")
     t.add_column("meets")
@@ -58,13 +60,18 @@ def _print_search(rep, s, show: int) -> None:
     t.add_column("games", justify="right")
     t.add_column("stopped")
     ranked = s.ranked
+    by_label = {c.label: c for c in ranked}
     for c in ranked[:show]:
         style = _MEETS_STYLE[c.meets]
         if c.error:
-            t.add_row(str(c.rank), c.label, f"[red]error[/red]", *["-"] * len(rep.targets), "0", c.error)
+            t.add_row(str(c.rank), c.changes, "[red]error[/red]", *["-"] * len(rep.targets), "0", c.error)
             continue
-        t.add_row(f"{c.rank}{'*' if c.pareto else ''}", c.label, f"[{style}]{c.meets}[/{style}]",
-                  *[_cell(e) for e in c.estimates], f"{c.games:,}", c.stopped)
+        stopped = ("early: " + ", ".join(e.target.measure for e in c.estimates if e.verdict == "outside")
+                   if c.stopped.startswith("outside") else "cap" if c.stopped.endswith("(the cap)") else c.stopped)
+        if c.same_as:
+            stopped += f" (the games of #{by_label[c.same_as].rank})"
+        t.add_row(f"{c.rank}{'*' if c.pareto else ''}", c.changes + (" †" if c.against_text else ""),
+                  f"[{style}]{c.meets}[/{style}]", *[_cell(e) for e in c.estimates], f"{c.games:,}", stopped)
     out.print(t)
     if len(ranked) > show:
         out.print(f"... and {len(ranked) - show} more (--show N, or --json for all)", markup=False)
@@ -72,14 +79,20 @@ def _print_search(rep, s, show: int) -> None:
     undecided = [c for c in ranked if c.meets == "undecided"]
     out.print(f"meet every target: {len(meeting)}; undecided: {len(undecided)}; fail: "
               f"{sum(c.meets == 'false' for c in ranked)}", markup=False)
-    front = [c.label for c in ranked if c.pareto]
+    twins = sum(c.same_as is not None for c in ranked)
+    if twins:
+        out.print(f"{twins} variant(s) played exactly the games of a better-ranked one: what they change never "
+                  "happens in these games, or changes nothing", markup=False)
+    front = [c.changes + (" †" if c.against_text else "") for c in ranked if c.pareto]
     if len(rep.targets) > 1:
         out.print("no other variant surely beats these on every target (Pareto set): " +
                   ("; ".join(front[:8]) + (f" and {len(front) - 8} more" if len(front) > 8 else "") if front else "none"),
                   markup=False)
     best = s.best
     if best is not None:
-        out.print(f"best: {best.label} (meets: {best.meets})", markup=False)
+        out.print(f"best: {best.label} (meets: {best.meets})" +
+                  (f"; it reads {', '.join(best.against_text)} against the rulebook's words" if best.against_text
+                   else ""), markup=False)
 
 
 @click.command()

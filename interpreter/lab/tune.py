@@ -19,7 +19,9 @@ A small space is searched exhaustively; a large one by Optuna's TPE sampler
 (seeded: the same seed gives the same trials), with the statistical stop as
 its pruning (a candidate surely outside is told to Optuna as pruned). The
 candidates are ranked (those that meet, then the undecided, then those that
-fail; then by how far their means miss the bands, then by the objectives),
+fail; then by how far their means miss the bands, then by the objectives;
+among equals, readings the rulebook's words allow before those it rules out,
+then the fewest changes from the spec's defaults),
 and the Pareto set is the candidates no other surely beats on every target
 (its interval of "how bad" is wholly better on one target and no worse on
 any). Under several policies, the search runs once per policy on the same
@@ -34,6 +36,7 @@ spec is `variant_yaml`'s.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import time
@@ -212,6 +215,8 @@ class Candidate:
     options: dict[str, Any]
     readings: dict[str, str]
     label: str
+    changes: str = ""  # what differs from the spec's defaults, among the varied names
+    against_text: list[str] = field(default_factory=list)  # readings the rulebook's words rule out (contradicts_text)
     games: int = 0
     finished: int = 0
     sums: dict[str, Sums] = field(default_factory=dict)
@@ -223,6 +228,8 @@ class Candidate:
     rank: int = 0
     pareto: bool = False
     extra: bool = False  # played only to check another policy's best variant
+    digest: Any = None  # a hash of every game's summary, in order: equal digests, the same games
+    same_as: str | None = None  # the better-ranked candidate whose games were exactly these
 
     @property
     def key(self) -> tuple:
@@ -242,15 +249,21 @@ class Candidate:
         return tuple(out)
 
     def sort_key(self) -> tuple:
-        return (MEETS_ORDER[self.meets], round(self.shortfall, 9), self.objectives(), self.label)
+        """Meeting first, then how far the means miss, the objectives; among equals the readings the rulebook's
+        words allow, then the fewest changes from the spec's defaults (the smallest rule change that does it)."""
+        changed = 0 if self.changes == "(the defaults)" else self.changes.count("=")
+        return (MEETS_ORDER[self.meets], round(self.shortfall, 9), self.objectives(), len(self.against_text),
+                changed, self.label)
 
     def meets_json(self) -> bool | str:
         return {"true": True, "false": False}.get(self.meets, UNDECIDED)
 
     def as_dict(self) -> dict:
-        return {"rank": self.rank, "label": self.label, "options": self.options, "readings": self.readings,
+        return {"rank": self.rank, "label": self.label, "changes": self.changes, "options": self.options,
+                "readings": self.readings, "against_text": self.against_text,
                 "games": self.games, "finished": self.finished, "meets": self.meets_json(), "pareto": self.pareto,
                 "stopped": self.stopped, "error": self.error, "checked_for_another_policy": self.extra,
+                "same_games_as": self.same_as,
                 "targets": [e.as_dict() for e in self.estimates]}
 
 
@@ -301,6 +314,7 @@ class Search:
                 "tried": len(self.candidates),
                 "meeting": [c.label for c in self.ranked if c.meets == "true"],
                 "pareto": [c.label for c in self.ranked if c.pareto], "best": best.label if best else None,
+                "best_changes": best.changes if best else None,
                 "candidates": [c.as_dict() for c in self.ranked]}
 
 
@@ -362,6 +376,9 @@ class Runner:
                 live = [c for c in live if not c.done]
 
     def _add(self, c: Candidate, s: tuple) -> None:
+        if c.digest is None:
+            c.digest = hashlib.blake2b(digest_size=16)
+        c.digest.update(repr(s[:5] + s[7:]).encode())  # not the seed (the same for all) nor the reason text
         c.games += 1
         c.finished += s[0] == FINISHED
         for name, x in _values(s, self.players, self.extra).items():
@@ -440,8 +457,16 @@ def pareto(cands: list[Candidate]) -> None:
 
 
 def rank(cands: list[Candidate]) -> None:
+    """Number the candidates by sort_key, mark the Pareto set, and note which played exactly the games of a
+    better-ranked one (a reading the game never reaches, or one that changes nothing)."""
+    first: dict[tuple, Candidate] = {}
     for k, c in enumerate(sorted(cands, key=lambda c: (c.error is not None, c.sort_key())), start=1):
         c.rank = k
+        c.same_as = None
+        if c.digest is not None:
+            twin = first.setdefault((c.games, c.digest.digest()), c)
+            if twin is not c:
+                c.same_as = twin.label
     pareto(cands)
 
 
@@ -507,13 +532,21 @@ def _space(axes: list[Axis], options: dict, readings: dict) -> list[tuple[dict, 
 class _Space:
     """The candidates of one search, each made once (the same options and readings: the same games)."""
 
-    def __init__(self, axes: list[Axis], options: dict, readings: dict):
-        self.axes, self.options, self.readings = axes, options, readings
+    def __init__(self, spec, axes: list[Axis], options: dict, readings: dict):
+        self.spec, self.axes, self.options, self.readings = spec, axes, options, readings
         self.made: dict[tuple, Candidate] = {}
 
     def get(self, o: dict, r: dict) -> Candidate:
         c = Candidate(o, r, _label(o, r, self.axes))
-        return self.made.setdefault(c.key, c)
+        hit = self.made.get(c.key)
+        if hit is not None:
+            return hit
+        changed = [a for a in self.axes if (o[a.name] != self.spec.options[a.name].default if a.kind == "option"
+                                            else r[a.name] != self.spec.ambiguities[a.name].default)]
+        c.changes = _label(o, r, changed) if changed else "(the defaults)"
+        c.against_text = [f"{n}={v}" for n, v in r.items() if v in self.spec.ambiguities[n].contradicts_text]
+        self.made[c.key] = c
+        return c
 
 
 def _exhaustive(runner: Runner, space: _Space) -> None:
@@ -596,7 +629,7 @@ def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[A
         expected = size if search == "exhaustive" else min(trials, size)
         update = progress(s.policy, expected) if progress else None
         runner = Runner(path, spec, players, seed, targets, agents, games, max_games, workers, level, budget, update)
-        space = _Space(axes, options, readings)
+        space = _Space(spec, axes, options, readings)
         ts, tc = time.perf_counter(), _cpu()
         if search == "exhaustive":
             _exhaustive(runner, space)
