@@ -207,13 +207,14 @@ def _cand(label: str, badness: list[tuple[float, float]]) -> Candidate:
     return c
 
 
-def test_pareto_is_the_set_no_other_surely_beats():
+def test_pareto_is_the_set_no_other_beats():
     a = _cand("a", [(1, 2), (5, 6)])
-    b = _cand("b", [(5, 6), (1, 2)])  # a trade-off with a
-    c = _cand("c", [(3, 4), (7, 8)])  # a beats it on both
-    d = _cand("d", [(1.5, 2.5), (6.5, 9)])  # overlaps a on the first: not surely beaten
-    pareto([a, b, c, d])
-    assert [x.label for x in (a, b, c, d) if x.pareto] == ["a", "b", "d"]
+    b = _cand("b", [(5, 6), (1, 2)])  # a trade-off with a: each surely better on one target
+    c = _cand("c", [(3, 4), (7, 8)])  # a is surely better on both
+    d = _cand("d", [(1.5, 2.5), (6.5, 9)])  # a is surely better on the second, and not surely worse on the first
+    e = _cand("e", [(1.5, 2.5), (5.5, 6.5)])  # overlaps a on both: nobody is surely better
+    pareto([a, b, c, d, e])
+    assert [x.label for x in (a, b, c, d, e) if x.pareto] == ["a", "b", "e"]
 
 
 def test_policy_sensitivity_flags_a_best_that_depends_on_who_plays():

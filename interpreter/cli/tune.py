@@ -85,7 +85,7 @@ def _print_search(rep, s, show: int) -> None:
                   "happens in these games, or changes nothing", markup=False)
     front = [c.changes + (" †" if c.against_text else "") for c in ranked if c.pareto]
     if len(rep.targets) > 1:
-        out.print("no other variant surely beats these on every target (Pareto set): " +
+        out.print("the Pareto set (no other variant beats these: surely better on a target, surely worse on none): " +
                   ("; ".join(front[:8]) + (f" and {len(front) - 8} more" if len(front) > 8 else "") if front else "none"),
                   markup=False)
     best = s.best

@@ -22,9 +22,9 @@ candidates are ranked (those that meet, then the undecided, then those that
 fail; then by how far their means miss the bands, then by the objectives;
 among equals, readings the rulebook's words allow before those it rules out,
 then the fewest changes from the spec's defaults),
-and the Pareto set is the candidates no other surely beats on every target
-(its interval of "how bad" is wholly better on one target and no worse on
-any). Under several policies, the search runs once per policy on the same
+and the Pareto set is the candidates no other beats (one beats another when
+its interval of "how bad" lies wholly below the other's on some target, and
+wholly above it on none). Under several policies, the search runs once per policy on the same
 seeds, each policy's best variant is checked under the others, and a best
 variant that depends on who plays is flagged, as the lab flags a verdict.
 
@@ -439,7 +439,8 @@ def _label(options: dict, readings: dict, axes: list[Axis]) -> str:
 
 
 def pareto(cands: list[Candidate]) -> None:
-    """Mark the candidates no other surely beats on every target (see the module docstring)."""
+    """Mark the Pareto set: the candidates no other beats, where A beats B when A is surely better on some
+    target (its interval of badness lies wholly below B's) and surely worse on none."""
     ok = [c for c in cands if c.error is None and c.estimates]
     bad = {id(c): [e.target.badness(e.lo, e.hi) for e in c.estimates] for c in ok}
     for c in cands:
@@ -450,7 +451,7 @@ def pareto(cands: list[Candidate]) -> None:
             if a is b:
                 continue
             pa, pb = bad[id(a)], bad[id(b)]
-            if all(x[1] <= y[0] for x, y in zip(pa, pb)) and any(x[1] < y[0] for x, y in zip(pa, pb)):
+            if any(x[1] < y[0] for x, y in zip(pa, pb)) and not any(x[0] > y[1] for x, y in zip(pa, pb)):
                 beaten = True
                 break
         b.pareto = not beaten

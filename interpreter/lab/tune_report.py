@@ -30,7 +30,9 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
     cands = [c for c in search.candidates if c.error is None and c.estimates and c.estimates[k].mean is not None]
     for i, axis in enumerate(axes):
         ax = grid[i // cols][i % cols]
-        pos = {v: j for j, v in enumerate(axis.values)}
+        values = (sorted(axis.values) if all(isinstance(v, int) and not isinstance(v, bool) for v in axis.values)
+                  else list(axis.values))  # numbers in order along the axis; names as declared
+        pos = {v: j for j, v in enumerate(values)}
         if not target.objective:
             lo = target.lo if target.lo is not None else -1e18
             hi = target.hi if target.hi is not None else 1e18
@@ -44,10 +46,10 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
             high = e.hi if math.isfinite(e.hi) else e.mean
             ax.plot([x, x], [low, high], color=color, lw=1.2, alpha=0.7)
             ax.plot([x], [e.mean], "o", color=color, ms=3.5 if len(cands) > 40 else 5)
-        ax.set_xticks(range(len(axis.values)))
-        ax.set_xticklabels([str(v).lower() if isinstance(v, bool) else str(v) for v in axis.values], fontsize=8,
-                           rotation=20 if max(len(str(v)) for v in axis.values) > 8 else 0)
-        ax.set_xlim(-0.6, len(axis.values) - 0.4)
+        ax.set_xticks(range(len(values)))
+        ax.set_xticklabels([str(v).lower() if isinstance(v, bool) else str(v) for v in values], fontsize=8,
+                           rotation=20 if max(len(str(v)) for v in values) > 8 else 0)
+        ax.set_xlim(-0.6, len(values) - 0.4)
         ax.set_title(f"{axis.name} ({'option' if axis.kind == 'option' else 'reading'})", fontsize=9)
         if target.share:
             ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _p: f"{y:.0%}"))
@@ -106,7 +108,8 @@ def _files(plt, rep, directory: str) -> list[str]:
              f"early does not raise the error rate), {rep.level:.0%} over the targets of a candidate together "
              "(Bonferroni). <b>inside</b>: the whole interval lies in the band; <b>outside</b>: none of it does; "
              "<b>undecided</b>: neither yet. A candidate <b>meets</b> the targets when every band is inside. * marks "
-             "the Pareto set (no other candidate surely better on every target); &dagger; a reading the rulebook's "
+             "the Pareto set (no other candidate beats them: surely better on a target, surely worse on none); "
+             "&dagger; a reading the rulebook's "
              f"words rule out. {rep.seconds:.1f} s, CPU {rep.cpu_seconds:.1f} s.</p>"]
     if rep.sensitivity:
         parts.append("<h2>Who plays</h2><ul>" + "".join(f"<li class='flag'>{esc(n)}</li>" for n in rep.sensitivity)
