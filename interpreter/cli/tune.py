@@ -1,4 +1,5 @@
-"""`rulewright tune`: the variant search on the command line (its own module; commands.py registers it).
+"""`rulewright tune`: the variant search on the command line (its own module: commands.py names it, and imports
+it only when it is run).
 
 Owns the command's arguments, the rendering of bad `--target` and `--vary`
 text as positioned diagnostics (exit 2), the ranked table, the Pareto line,
