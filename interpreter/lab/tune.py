@@ -17,22 +17,14 @@ fails when one is outside, and is undecided otherwise.
 
 A small space is searched exhaustively; a large one by Optuna's TPE sampler
 (seeded: the same seed gives the same trials), with the statistical stop as
-its pruning (a candidate surely outside is told to Optuna as pruned). The
-candidates are ranked (those that meet, then the undecided, then those that
-fail; then by how far their means miss the bands, then by the objectives;
-among equals, readings the rulebook's words allow before those it rules out,
-then the fewest changes from the spec's defaults),
-and the Pareto set is the candidates no other beats (one beats another when
-its interval of "how bad" lies wholly below the other's on some target, and
-wholly above it on none). Under several policies, the search runs once per policy on the same
-seeds, each policy's best variant is checked under the others, and a best
-variant that depends on who plays is flagged, as the lab flags a verdict.
+its pruning (a candidate surely outside is told to Optuna as pruned). Under
+several policies, the search runs once per policy on the same seeds, each
+policy's best variant is played under the others too, and a best variant
+that depends on who plays is flagged, as the lab flags a verdict.
 
-Only options and readings vary: a constant is made tunable by declaring it
-as an option with the `values:` to try (rules read `option.NAME`), which a
-variant file can do for a base spec (`set: options.NAME.values: [...]`).
-Rendering is the CLI's and tune_report.py's; writing the best variant as a
-spec is `variant_yaml`'s.
+What may vary and the variant written back as a spec are tune_space.py's;
+a candidate's statistics, ranking and the Pareto set candidates.py's;
+rendering the CLI's and tune_report.py's.
 """
 from __future__ import annotations
 
@@ -41,251 +33,22 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from itertools import product
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
-from ..spec.diagnostics import Diagnostic, Span, SpecError, did_you_mean
-from . import settings as S, verdicts as V
+from ..spec.diagnostics import SpecError
+from . import settings as S
+from .candidates import FINISHED, Candidate, Estimate, Sums, pareto, rank, values_of
 from .runner import GameSpec, summaries_many
 from .targets import INSIDE, OUTSIDE, UNDECIDED, Target
+from .tune_space import VARY_SOURCE, Axis, combinations, label, parse_vary, variant_yaml
 
-FINISHED, STALLED = "finished", "stalled"
-MEETS_ORDER = {"true": 0, "undecided": 1, "false": 2}
-VARY_SOURCE = "--vary"  # the pseudo-file --vary diagnostics point into: line k is the k-th --vary
+__all__ = ["Axis", "Candidate", "Estimate", "Search", "TuneError", "TuneReport", "VARY_SOURCE", "parse_vary",
+           "pareto", "rank", "sensitivity", "tune", "variant_yaml"]
 WAVE = 32  # candidates played side by side (and kept compiled) at a time
 
 
 class TuneError(ValueError):
     """The search cannot run as asked (a usage problem)."""
-
-
-@dataclass(slots=True)
-class Axis:
-    """One varied name: an option (its values) or an ambiguity (its interpretations)."""
-    name: str
-    kind: str  # "option" or "reading"
-    values: list[Any]
-
-    def as_dict(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "values": self.values}
-
-
-def _vary_span(line: int, start: int, end: int) -> Span:
-    return Span(VARY_SOURCE, line, start + 1, line, max(end, start + 1) + 1)
-
-
-def _value_matches(text: str, v: Any) -> bool:
-    if isinstance(v, bool):
-        return text.lower() == str(v).lower()
-    return text == str(v)
-
-
-def parse_vary(texts: Sequence[str], spec) -> list[Axis]:
-    """Each `--vary NAME`, `NAME=V1,V2,...` or `NAME=LO..HI` (a range of an integer option's values) -> an Axis;
-    raises SpecError (E704) with every one that names nothing the spec declares or a value it does not have."""
-    axes: list[Axis] = []
-    diags: list[Diagnostic] = []
-    seen: set[str] = set()
-    for k, text in enumerate(texts, start=1):
-        name, eq, rest = text.partition("=")
-        name = name.strip()
-        start = len(text) - len(text.lstrip())
-        if name in spec.options and name in spec.ambiguities:
-            diags.append(Diagnostic("E704", f"'{name}' is both an option and an ambiguity", _vary_span(k, start, start + len(name)),
-                                    hint="rename one of them in the spec"))
-            continue
-        if name in spec.options:
-            kind, declared = "option", list(spec.options[name].values)
-        elif name in spec.ambiguities:
-            kind, declared = "reading", list(spec.ambiguities[name].interpretations)
-        else:
-            valid = list(spec.options) + list(spec.ambiguities)
-            diags.append(Diagnostic("E704", f"no option or ambiguity '{name}'", _vary_span(k, start, start + len(name)),
-                                    hint=did_you_mean(name, valid) or ("options and ambiguities: " + ", ".join(valid)
-                                                                       if valid else "the spec declares none")))
-            continue
-        if name in seen:
-            diags.append(Diagnostic("E704", f"'{name}' is varied twice", _vary_span(k, start, len(text.rstrip())),
-                                    hint="list every value in one --vary NAME=A,B,C"))
-            continue
-        seen.add(name)
-        if not eq:
-            values = declared
-        else:
-            values, offset = [], len(name) + 1 + (len(text) - len(text.lstrip()))
-            pieces = rest.split(",")
-            if len(pieces) == 1 and ".." in rest and all(isinstance(v, int) and not isinstance(v, bool) for v in declared):
-                lo_t, _, hi_t = rest.partition("..")
-                try:
-                    lo, hi = int(lo_t), int(hi_t)
-                except ValueError:
-                    diags.append(Diagnostic("E704", f"'{rest.strip()}' is not a range of whole numbers",
-                                            _vary_span(k, offset, len(text.rstrip())), hint="write LO..HI, e.g. 3..6"))
-                    continue
-                values = [v for v in declared if lo <= v <= hi]
-                if not values:
-                    diags.append(Diagnostic("E704", f"no value of {name} lies in {lo}..{hi}",
-                                            _vary_span(k, offset, len(text.rstrip())),
-                                            hint=f"{name} takes {', '.join(map(str, declared))}"))
-                    continue
-            else:
-                pos = offset
-                for piece in pieces:
-                    t = piece.strip()
-                    hit = [v for v in declared if _value_matches(t, v)]
-                    if not hit:
-                        what = "value" if kind == "option" else "interpretation"
-                        hint = (did_you_mean(t, [str(v) for v in declared]) or
-                                f"{name} takes {', '.join(map(str, declared))}")
-                        if kind == "option":
-                            hint += (f"; to try other values, widen them in a variant: "
-                                     f"`set: options.{name}.values: [...]`")
-                        diags.append(Diagnostic("E704", f"'{t}' is not a{'n' if what[0] == 'i' else ''} {what} of "
-                                                f"{name}", _vary_span(k, pos + len(piece) - len(piece.lstrip()),
-                                                                      pos + len(piece.rstrip())), hint=hint))
-                    elif hit[0] not in values:
-                        values.append(hit[0])
-                    pos += len(piece) + 1
-                if not values:
-                    continue
-        axes.append(Axis(name, kind, values))
-    if diags:
-        raise SpecError(diags)
-    return axes
-
-
-@dataclass(slots=True)
-class Sums:
-    """A running sum and sum of squares."""
-    n: int = 0
-    total: float = 0.0
-    squares: float = 0.0
-
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
-
-    def interval(self, alpha: float, t_star: float, rate: bool) -> tuple[float | None, float, float]:
-        """(mean, lo, hi): an anytime-valid (1 - alpha) confidence sequence at this many games. A rate gets one
-        pseudo-game each way in its spread (a rate seen to be 0 in few games is not known to be 0)."""
-        n = self.n
-        if n == 0:
-            return None, -math.inf, math.inf
-        mean = self.total / n
-        ss = max(0.0, self.squares - self.total * self.total / n)
-        if rate:
-            sd = math.sqrt((ss + mean ** 2 + (1 - mean) ** 2) / (n + 1))
-        else:
-            sd = math.sqrt(ss / (n - 1)) if n > 1 else math.inf
-        half = V.sequence_half(sd, n, alpha, t_star) if math.isfinite(sd) else math.inf
-        lo, hi = mean - half, mean + half
-        if rate:
-            lo, hi = max(0.0, lo), min(1.0, hi)
-        return mean, lo, hi
-
-
-@dataclass(slots=True)
-class Estimate:
-    """One target of one candidate: its measure's mean and interval, and the verdict."""
-    target: Target
-    mean: float | None
-    lo: float
-    hi: float
-    n: int
-    verdict: str
-
-    @property
-    def half(self) -> float:
-        return (self.hi - self.lo) / 2
-
-    def as_dict(self) -> dict:
-        def num(x: float | None) -> float | None:
-            return x if x is not None and math.isfinite(x) else None
-        d = {"target": self.target.text, "measure": self.target.measure, "mean": num(self.mean),
-             "lo": num(self.lo), "hi": num(self.hi), "n": self.n}
-        if not self.target.objective:
-            d["verdict"] = self.verdict
-        return d
-
-
-@dataclass(slots=True)
-class Candidate:
-    """One variant: its options and readings, what its games measured so far, and what that says."""
-    options: dict[str, Any]
-    readings: dict[str, str]
-    label: str
-    changes: str = ""  # what differs from the spec's defaults, among the varied names
-    against_text: list[str] = field(default_factory=list)  # readings the rulebook's words rule out (contradicts_text)
-    games: int = 0
-    finished: int = 0
-    sums: dict[str, Sums] = field(default_factory=dict)
-    estimates: list[Estimate] = field(default_factory=list)
-    meets: str = UNDECIDED
-    stopped: str = ""  # why it stopped playing
-    done: bool = False
-    error: str | None = None  # it could not be compiled
-    rank: int = 0
-    pareto: bool = False
-    extra: bool = False  # played only to check another policy's best variant
-    digest: Any = None  # a hash of every game's summary, in order: equal digests, the same games
-    same_as: str | None = None  # the better-ranked candidate whose games were exactly these
-
-    @property
-    def key(self) -> tuple:
-        return (tuple(sorted(self.options.items(), key=lambda kv: kv[0])), tuple(sorted(self.readings.items())))
-
-    @property
-    def shortfall(self) -> float:
-        """How far the means miss the bands, in points of a share and percent of a bound (0: every mean inside)."""
-        return sum(e.target.shortfall(e.mean) for e in self.estimates if e.mean is not None and not e.target.objective)
-
-    def objectives(self) -> tuple:
-        out = []
-        for e in self.estimates:
-            if e.target.objective:
-                m = e.mean if e.mean is not None else math.inf
-                out.append(m if e.target.direction == "min" else -m)
-        return tuple(out)
-
-    def sort_key(self) -> tuple:
-        """Meeting first, then how far the means miss, the objectives; among equals the readings the rulebook's
-        words allow, then the fewest changes from the spec's defaults (the smallest rule change that does it)."""
-        changed = 0 if self.changes == "(the defaults)" else self.changes.count("=")
-        return (MEETS_ORDER[self.meets], round(self.shortfall, 9), self.objectives(), len(self.against_text),
-                changed, self.label)
-
-    def meets_json(self) -> bool | str:
-        return {"true": True, "false": False}.get(self.meets, UNDECIDED)
-
-    def as_dict(self) -> dict:
-        return {"rank": self.rank, "label": self.label, "changes": self.changes, "options": self.options,
-                "readings": self.readings, "against_text": self.against_text,
-                "games": self.games, "finished": self.finished, "meets": self.meets_json(), "pareto": self.pareto,
-                "stopped": self.stopped, "error": self.error, "checked_for_another_policy": self.extra,
-                "same_games_as": self.same_as,
-                "targets": [e.as_dict() for e in self.estimates]}
-
-
-def _values(summary: tuple, players: int, extra: Sequence[str]) -> dict[str, float | None]:
-    """The per-game values of the measures targets can name (None: not measured in this game)."""
-    status, winners, turns, decisions, scores = summary[:5]
-    finished = status == FINISHED
-    out: dict[str, float | None] = {"decisions": decisions, "stalled": float(status == STALLED),
-                                    "errors": float(status not in (FINISHED, STALLED))}
-    out["turns"] = turns if finished else None
-    for k in range(players):
-        out[f"win P{k + 1}"] = ((1 / len(winners)) if k in winners else 0.0) if finished else None
-    margin = None
-    if finished and scores and len(scores) > 1:
-        top = sorted(scores, reverse=True)
-        margin = top[0] - top[1]
-    out["margin"] = margin
-    measures = summary[7] if len(summary) > 7 else ()
-    for k, name in enumerate(extra):
-        out[name] = measures[k] if finished and len(measures) == len(extra) else None
-    return out
-
 
 @dataclass(slots=True)
 class Search:
@@ -381,7 +144,7 @@ class Runner:
         c.digest.update(repr(s[:5] + s[7:]).encode())  # not the seed (the same for all) nor the reason text
         c.games += 1
         c.finished += s[0] == FINISHED
-        for name, x in _values(s, self.players, self.extra).items():
+        for name, x in values_of(s, self.players, self.extra).items():
             if x is not None:
                 c.sums.setdefault(name, Sums()).add(float(x))
 
@@ -428,47 +191,6 @@ class Runner:
             c.done, c.stopped = True, "decided"
         elif c.games >= self.max_games:
             c.done, c.stopped = True, f"{self.max_games} games (the cap)"
-
-
-def _label(options: dict, readings: dict, axes: list[Axis]) -> str:
-    parts = []
-    for a in axes:
-        v = options[a.name] if a.kind == "option" else readings[a.name]
-        parts.append(f"{a.name}={str(v).lower() if isinstance(v, bool) else v}")
-    return ", ".join(parts) or "(the spec as it is)"
-
-
-def pareto(cands: list[Candidate]) -> None:
-    """Mark the Pareto set: the candidates no other beats, where A beats B when A is surely better on some
-    target (its interval of badness lies wholly below B's) and surely worse on none."""
-    ok = [c for c in cands if c.error is None and c.estimates]
-    bad = {id(c): [e.target.badness(e.lo, e.hi) for e in c.estimates] for c in ok}
-    for c in cands:
-        c.pareto = False
-    for b in ok:
-        beaten = False
-        for a in ok:
-            if a is b:
-                continue
-            pa, pb = bad[id(a)], bad[id(b)]
-            if any(x[1] < y[0] for x, y in zip(pa, pb)) and not any(x[0] > y[1] for x, y in zip(pa, pb)):
-                beaten = True
-                break
-        b.pareto = not beaten
-
-
-def rank(cands: list[Candidate]) -> None:
-    """Number the candidates by sort_key, mark the Pareto set, and note which played exactly the games of a
-    better-ranked one (a reading the game never reaches, or one that changes nothing)."""
-    first: dict[tuple, Candidate] = {}
-    for k, c in enumerate(sorted(cands, key=lambda c: (c.error is not None, c.sort_key())), start=1):
-        c.rank = k
-        c.same_as = None
-        if c.digest is not None:
-            twin = first.setdefault((c.games, c.digest.digest()), c)
-            if twin is not c:
-                c.same_as = twin.label
-    pareto(cands)
 
 
 @dataclass(slots=True)
@@ -520,16 +242,6 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _space(axes: list[Axis], options: dict, readings: dict) -> list[tuple[dict, dict]]:
-    out = []
-    for combo in product(*[a.values for a in axes]):
-        o, r = dict(options), dict(readings)
-        for a, v in zip(axes, combo):
-            (o if a.kind == "option" else r)[a.name] = v
-        out.append((o, r))
-    return out
-
-
 class _Space:
     """The candidates of one search, each made once (the same options and readings: the same games)."""
 
@@ -538,20 +250,20 @@ class _Space:
         self.made: dict[tuple, Candidate] = {}
 
     def get(self, o: dict, r: dict) -> Candidate:
-        c = Candidate(o, r, _label(o, r, self.axes))
+        c = Candidate(o, r, label(o, r, self.axes))
         hit = self.made.get(c.key)
         if hit is not None:
             return hit
         changed = [a for a in self.axes if (o[a.name] != self.spec.options[a.name].default if a.kind == "option"
                                             else r[a.name] != self.spec.ambiguities[a.name].default)]
-        c.changes = _label(o, r, changed) if changed else "(the defaults)"
+        c.changes = label(o, r, changed) if changed else "(the defaults)"
         c.against_text = [f"{n}={v}" for n, v in r.items() if v in self.spec.ambiguities[n].contradicts_text]
         self.made[c.key] = c
         return c
 
 
 def _exhaustive(runner: Runner, space: _Space) -> None:
-    cands = [space.get(o, r) for o, r in _space(space.axes, space.options, space.readings)]
+    cands = [space.get(o, r) for o, r in combinations(space.axes, space.options, space.readings)]
     runner.play(cands)
 
 
@@ -688,28 +400,3 @@ def sensitivity(searches: list[Search]) -> list[str]:
                 notes.append(f"{b.label} meets the targets under {p} players but "
                              f"{'fails them' if other.meets == 'false' else 'is undecided'} under {s.policy} players")
     return notes
-
-
-def variant_yaml(rep: TuneReport, c: Candidate, out_path: str) -> str:
-    """The candidate as a variant file that `extends:` the searched spec (path relative to `out_path`'s folder)."""
-    import yaml
-    from ..runtime.pipeline import load_spec
-    spec, _ = load_spec(rep.spec)
-    base = os.path.relpath(os.path.abspath(rep.spec), os.path.dirname(os.path.abspath(out_path)))
-    sets: dict[str, Any] = {"game.name": f"{spec.name} (tuned)"}
-    for name, v in c.options.items():
-        if spec.options[name].default != v:
-            sets[f"options.{name}.default"] = v
-    for name, v in c.readings.items():
-        if spec.ambiguities[name].default != v:
-            sets[f"ambiguities.{name}.default"] = v
-    lines = [f"# Written by `rulewright tune` (seed {rep.seed}, {rep.players} players, {rep.first.policy} players):",
-             f"# {c.label}: meets the targets: {c.meets} (rank {c.rank} of {len(rep.first.candidates)}).",
-             "# Each target, the mean and its interval (anytime-valid, "
-             f"{rep.level:.0%} over the targets together):"]
-    for e in c.estimates:
-        verdict = "" if e.target.objective else f": {e.verdict}"
-        lines.append(f"#   {e.target.text}: {e.target.show(e.mean)} [{e.target.show(e.lo)}, {e.target.show(e.hi)}]"
-                     f"{verdict} ({e.n} games)")
-    body = yaml.safe_dump({"extends": base, "set": sets}, sort_keys=False, allow_unicode=True)
-    return "\n".join(lines) + "\n" + body
