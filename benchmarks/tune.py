@@ -76,8 +76,9 @@ def main() -> None:
           f"{out['early_stopped']} candidates stopped after their first batch")
     print(f"meet every target: {len(meeting)}")
     for c in meeting[:10]:
-        print("  " + c.changes + ": " + "; ".join(f"{e.target.text} {e.target.show(e.mean)} "
-                                                  f"[{e.target.show(e.lo)}, {e.target.show(e.hi)}]" for e in c.estimates))
+        shown = [f"{e.target.text} {e.target.show(e.mean)} [{e.target.show(e.lo)}, {e.target.show(e.hi)}]"
+                 for e in c.estimates]
+        print("  " + c.changes + ": " + "; ".join(shown))
     if same is not None:
         print(f"second run, same seed: {'the same answer' if same else 'A DIFFERENT ANSWER'}")
 

@@ -62,7 +62,7 @@ def _answer(rep) -> list:
 def test_targets_read(text, measure, lo, hi, direction):
     t = T.parse_targets([text], [], 3)[0]
     assert (t.measure, t.direction) == (measure, direction)
-    assert (t.lo, t.hi) == (pytest.approx(lo) if lo is not None else None, pytest.approx(hi) if hi is not None else None)
+    assert (t.lo, t.hi) == tuple(None if x is None else pytest.approx(x) for x in (lo, hi))
 
 
 @pytest.mark.parametrize("text, code, col, words", [

@@ -86,9 +86,9 @@ def _print_search(rep, s, show: int) -> None:
                   "happens in these games, or changes nothing", markup=False)
     front = [c.changes + (" †" if c.against_text else "") for c in ranked if c.pareto]
     if len(rep.targets) > 1:
-        out.print("the Pareto set (no other variant beats these: surely better on a target, surely worse on none): " +
-                  ("; ".join(front[:8]) + (f" and {len(front) - 8} more" if len(front) > 8 else "") if front else "none"),
-                  markup=False)
+        shown = "; ".join(front[:8]) + (f" and {len(front) - 8} more" if len(front) > 8 else "") if front else "none"
+        out.print("the Pareto set (no other variant beats these: surely better on a target, surely worse on none): "
+                  + shown, markup=False)
     best = s.best
     if best is not None:
         out.print(f"best: {best.label} (meets: {best.meets})" +

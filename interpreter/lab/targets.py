@@ -169,8 +169,8 @@ def _number(raw: str, measure: str, line: int, start: int) -> float:
         value /= 100
     if is_share(measure) and not 0 <= value <= 1:
         raise SpecError([Diagnostic("E702", f"'{text}' is not a share: {measure} lies between 0 and 1", where,
-                                    hint=f"write points: {text.rstrip('%pt ')}pt is {value / 100 if not unit else value:g}"
-                                    if not unit else "a share lies between 0pt and 100pt")])
+                                    hint=(f"write points: {text}pt is {value / 100:g}" if not unit
+                                          else "a share lies between 0pt and 100pt"))])
     return value
 
 
@@ -191,7 +191,7 @@ def parse_target(text: str, names: Sequence[str], players: int, line: int = 1) -
         measure, end = _measure(text, after, names, players, line)
         if text[end:].strip():
             raise SpecError([Diagnostic("E700", "an objective takes a measure and nothing more",
-                                        _span(line, end + len(text[end:]) - len(text[end:].lstrip()), len(text.rstrip())),
+                                        _span(line, len(text) - len(text[end:].lstrip()), len(text.rstrip())),
                                         hint="give a band as its own --target")])
         return Target(text.strip(), measure, direction=direction)
     measure, end = _measure(text, pos, names, players, line)
@@ -201,7 +201,8 @@ def parse_target(text: str, names: Sequence[str], players: int, line: int = 1) -
         lo = _number(m.group("lo"), measure, line, end + m.start("lo"))
         hi = _number(m.group("hi"), measure, line, end + m.start("hi"))
         if lo > hi:
-            raise SpecError([Diagnostic("E703", f"an empty band: {m.group('lo').strip()} is above {m.group('hi').strip()}",
+            lo_t, hi_t = m.group("lo").strip(), m.group("hi").strip()
+            raise SpecError([Diagnostic("E703", f"an empty band: {lo_t} is above {hi_t}",
                                         _span(line, end + m.start("lo"), end + m.end("hi")),
                                         hint="write the smaller end first")])
         return Target(text.strip(), measure, lo, hi)

@@ -53,7 +53,8 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
         ax.set_title(f"{axis.name} ({'option' if axis.kind == 'option' else 'reading'})", fontsize=9)
         if target.share:
             ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda y, _p: f"{y:.0%}"))
-        vals = [x for c in cands for x in (c.estimates[k].lo, c.estimates[k].mean, c.estimates[k].hi) if math.isfinite(x)]
+        vals = [x for c in cands for x in (c.estimates[k].lo, c.estimates[k].mean, c.estimates[k].hi)
+                if math.isfinite(x)]
         if vals and not target.objective:  # keep the band in view, but not an open end of it
             ends = [b for b in (target.lo, target.hi) if b is not None]
             ax.set_ylim(min(vals + ends) - 0.05 * (max(vals + ends) - min(vals + ends) or 1),

@@ -57,7 +57,8 @@ def parse_vary(texts: Sequence[str], spec) -> list[Axis]:
         name = name.strip()
         start = len(text) - len(text.lstrip())
         if name in spec.options and name in spec.ambiguities:
-            diags.append(Diagnostic("E704", f"'{name}' is both an option and an ambiguity", _vary_span(k, start, start + len(name)),
+            diags.append(Diagnostic("E704", f"'{name}' is both an option and an ambiguity",
+                                    _vary_span(k, start, start + len(name)),
                                     hint="rename one of them in the spec"))
             continue
         if name in spec.options:
@@ -80,7 +81,8 @@ def parse_vary(texts: Sequence[str], spec) -> list[Axis]:
         else:
             values, offset = [], len(name) + 1 + (len(text) - len(text.lstrip()))
             pieces = rest.split(",")
-            if len(pieces) == 1 and ".." in rest and all(isinstance(v, int) and not isinstance(v, bool) for v in declared):
+            whole = all(isinstance(v, int) and not isinstance(v, bool) for v in declared)
+            if len(pieces) == 1 and ".." in rest and whole:
                 lo_t, _, hi_t = rest.partition("..")
                 try:
                     lo, hi = int(lo_t), int(hi_t)
