@@ -116,7 +116,22 @@ budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
                           help="Step budget per game before it counts as stalled.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group, with commands that live in their own modules (which use this module's helpers)
+    imported only when named: those modules import this one, never the other way round."""
+    elsewhere = {"tune": "tune"}  # command -> module of interpreter.cli holding a click command of that name
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.elsewhere])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.elsewhere:
+            import importlib
+            return getattr(importlib.import_module(f"{__package__}.{self.elsewhere[name]}"), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulewright")
 def cli() -> None:
     """Rulewright: tabletop game rules as checked, runnable specs."""
@@ -799,6 +814,7 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
         raise Failed(str(exc)) from None
     except OSError as exc:
         raise Failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
 
 
 def main() -> None:

@@ -315,3 +315,26 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
             progress(len(part))
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def summaries_many(jobs: list[tuple[GameSpec, int, int]], players: int, master: int, workers: int = 1,
+                   games: dict[str, Game] | None = None) -> list[list[tuple]]:
+    """Per-game summaries of several configurations at once (the candidates of a search): for each job
+    (gs, start, stop), games start..stop-1 from the same master seed, in order, independent of `workers`.
+
+    All the jobs go to one pool or Ray run together, so candidates play side by side; in this process
+    `games` (GameSpec.key() -> its compiled Game) spares compiling a configuration again.
+    """
+    if workers <= 1 and _backend.kind == "local":
+        return [summaries(gs, players, master, a, b, 1, game=(games or {}).get(gs.key()))[0] for gs, a, b in jobs]
+    total = sum(b - a for _gs, a, b in jobs)
+    chunk = max(1, min(250, -(-total // max(1, workers * 4))))
+    tasks, owner = [], []
+    for j, (gs, a, b) in enumerate(jobs):
+        for s in range(a, b, chunk):
+            tasks.append((gs, players, master, s, min(b, s + chunk)))
+            owner.append(j)
+    out: list[list[tuple]] = [[] for _ in jobs]
+    for j, (part, _hits) in zip(owner, _map(tasks, workers)):
+        out[j].extend(part)
+    return out

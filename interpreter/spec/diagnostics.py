@@ -7,7 +7,8 @@ sorted list of diagnostics out of the pipeline. Stages never print; the CLI
 renders.
 
 Codes by stage: E1xx YAML, E2xx schema, E3xx syntax, E4xx semantic,
-E5xx runtime (examples, invariants); warnings are W4xx.
+E5xx runtime (examples, invariants), E6xx rule failures in a game, E7xx command-line arguments read
+as text (`tune`'s --target and --vary); warnings are W4xx.
 """
 from __future__ import annotations
 
