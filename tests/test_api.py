@@ -211,3 +211,16 @@ def test_a_type_checker_reads_the_api(tmp_path):
 def _has_module(name: str) -> bool:
     import importlib.util
     return importlib.util.find_spec(name) is not None
+
+
+def test_the_loop_benchmark_runs(capsys):
+    """benchmarks/api_loop.py measures its columns (the ratios themselves are the benchmark's, not a test's)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("api_loop", os.path.join(ROOT, "benchmarks", "api_loop.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.main(["games/tic_tac_toe.yaml", "--rounds", "1", "--seconds", "0.03", "--json"])
+    import json
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["spec"] == "games/tic_tac_toe.yaml" and row["games"] >= 5
+    assert all(row[k] > 0 for k in ("fast loop", "agents loop", "decision() loop"))

@@ -256,11 +256,16 @@ def test_strict_build(tmp_path):
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
                        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    for page in ("index.html", "tutorial/index.html", "reference/diagnostics/index.html",
+    for page in ("index.html", "tutorial/index.html", "reference/diagnostics/index.html", "reference/python/index.html",
                  "reference/builtins/index.html", "guides/api/index.html", "guides/cli/index.html"):
         assert (tmp_path / "site" / page).exists(), page
-    api = (tmp_path / "site" / "guides" / "api" / "index.html").read_text(encoding="utf-8")
-    assert "Load, check and compile a spec" in api  # the docstring reference is there
+    ref = (tmp_path / "site" / "reference" / "python" / "index.html").read_text(encoding="utf-8")
+    assert "Load, check and compile a spec" in ref  # the docstring reference is there
+    from interpreter import api
+    missing = [name for name in api.__all__ if not re.search(rf'id="interpreter\.[\w.]*\.{name}"', ref)]
+    assert not missing, f"public names of interpreter.api missing from docs/reference/python.md: {missing}"
+    for member in ("option_count", "script_chance", "chance_left", "winners", "strict"):
+        assert member in ref, member
     cli = (tmp_path / "site" / "guides" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "rulewright simulate" in cli and "rulewright lsp" in cli  # the click commands are there
 
