@@ -1,13 +1,20 @@
-"""MkDocs hook: the language reference, generated from the code at every build, so it cannot drift.
+"""The language reference, generated from the code, committed as Markdown, and kept current.
 
-- reference/spec.md: every section and field of schema/spec.schema.json;
-- reference/language.md: every statement and expression of grammar/rules.lark, with its
+- docs/reference/spec.md: every section and field of schema/spec.schema.json (meanings the schema
+  does not give come from docs/reference/fields.yaml);
+- docs/reference/language.md: every statement and expression of grammar/rules.lark, with its
   meaning and an example from docs/reference/language.yaml;
-- reference/builtins.md: every builtin of interpreter/lang/builtins.py, signature, doc, example;
-- reference/diagnostics.md: every diagnostic code, from docs/reference/diagnostics.yaml.
+- docs/reference/builtins.md: every builtin of interpreter/lang/builtins.py, signature, doc, example;
+- docs/reference/diagnostics.md: every diagnostic code, from docs/reference/diagnostics.yaml.
 
-tests/test_docs.py imports this file to check that each page covers every field, statement,
-builtin and code (and runs the strict build). Nothing here is a page of its own.
+The pages are files in the repository (readable without building the site, linked from the
+tutorial); regenerate all four after changing any of their sources with one command:
+
+    python docs/hooks/reference.py            # writes the pages; --check: exit 1 if one is stale
+
+As an MkDocs hook, it fails the strict build when a committed page differs from what its sources
+give. tests/test_docs.py imports this file to check that each page is current and covers every
+field, statement, builtin and code, and that no entry is empty.
 """
 from __future__ import annotations
 
@@ -145,10 +152,17 @@ def spec_page() -> str:
            f"> {root.get('description', '')}", ""]
     groups: dict[str, list[tuple[str, str, bool, str]]] = {}
     for path, ty, required, desc in spec_fields():
-        desc = desc if desc and desc != "Rules-language text." else (_note(path, notes) or desc)
-        if desc == "Rules-language text.":
-            desc = "Rule text."
+        base, _, default = (" " + desc).partition(" Default: ")
+        base = base.strip()
+        default = f" Default: {default}" if default else ""
+        code = base.startswith("Rules-language text.")
+        if code:
             ty = "rule text"
+        if code or not base:  # the schema gives no meaning: fields.yaml does (exactly, or by `*.` suffix)
+            base = _note(path, notes)
+        elif path in notes:  # what the schema says, and more (a default it cannot state, say)
+            base = f"{base} {notes[path]}"
+        desc = (base + default).strip()
         groups.setdefault(path.split(".")[0].split("[")[0], []).append((path, ty, required, desc))
     for top, rows in groups.items():
         _, ty, _, desc = rows[0]
@@ -301,8 +315,52 @@ PAGES = {"reference/spec.md": spec_page, "reference/language.md": language_page,
          "reference/builtins.md": builtins_page, "reference/diagnostics.md": diagnostics_page}
 
 
-def on_files(files, config):
-    from mkdocs.structure.files import File
+def stale() -> list[str]:
+    """The committed pages that differ from what their sources give now."""
+    out = []
     for uri, make in PAGES.items():
-        files.append(File.generated(config, uri, content=make()))
-    return files
+        path = os.path.join(ROOT, "docs", uri)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                current = fh.read()
+        except FileNotFoundError:
+            current = None
+        if current != make():
+            out.append(f"docs/{uri}")
+    return out
+
+
+def write() -> list[str]:
+    """Write every page (each into a temporary file renamed over it); returns the pages that changed."""
+    changed = stale()
+    for uri, make in PAGES.items():
+        path = os.path.join(ROOT, "docs", uri)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(make())
+        os.replace(tmp, path)
+    return changed
+
+
+def on_pre_build(config) -> None:
+    """The strict build fails on a committed page its sources no longer give."""
+    import logging
+    for page in stale():
+        logging.getLogger("mkdocs.plugins.reference").warning(
+            f"{page} is out of date with its sources: run `python docs/hooks/reference.py`")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--check" in argv:
+        pages = stale()
+        for page in pages:
+            print(f"{page}: out of date (run `python docs/hooks/reference.py`)")
+        return 1 if pages else 0
+    for page in write():
+        print(f"{page}: regenerated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
