@@ -3,7 +3,7 @@
 Each entry says what arguments it takes, what it returns, what it means (a
 doc line and an example that the tests parse and check), and how it runs.
 The checker reads the signatures, the compiler the `build` functions, and
-`rulewright explain`/the README the docs. A builtin argument written `PROP`
+`rulewright explain` and docs/reference/builtins.md the docs. A builtin argument written `PROP`
 is a property name: a card property (`points`) for a list of cards, or a
 player variable (`chips`) for a list of players.
 """
