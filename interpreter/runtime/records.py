@@ -15,7 +15,7 @@ _Global = TypedDict("_Global", {"global": "dict[str, Any]"})
 class View(_Global):
     """What one seat may see (`State.view(seat)`), a JSON-ready dict. Seats are numbered from 0.
 
-    Keys:
+    Attributes:
         player: the seat this view is for.
         current: the seat whose turn it is.
         turn: turns played so far.
