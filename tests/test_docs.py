@@ -318,30 +318,48 @@ def test_field_notes_name_real_fields():
             assert key in paths, f"docs/reference/fields.yaml: no field {key} in the schema"
 
 
-def test_every_simulate_json_field_is_documented():
-    """docs/guides/scale.md names every field `simulate --json` prints, nested ones too."""
+JSON_COMMANDS = {
+    "simulate": (["simulate", "games/first-in-flight.yaml", "-p", "3", "--games", "20", "--seed", "1", "--json"],
+                 "guides/scale.md", "### `simulate --json`"),
+    "compare": (["compare", "games/stun.yaml", "games/stun-short.yaml", "-p", "3", "--games", "20", "--seed", "1",
+                 "--json"], "guides/lab.md", "### `compare --json`"),
+    "ambiguities": (["ambiguities", "games/stun.yaml", "-p", "3", "--games", "10", "--seed", "1", "--json"],
+                    "guides/lab.md", "### `ambiguities --json`"),
+    "policy lab": (["ambiguities", "games/stun.yaml", "-p", "2", "--games", "10", "--seed", "1", "--agents",
+                    "random,first", "--budget", "3000", "--json"], "guides/lab.md", "### `ambiguities --json`"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
+def test_every_json_field_is_documented(name):
+    """The guides name every field `simulate`, `compare` and `ambiguities` print with --json, nested ones too."""
     import json
     from click.testing import CliRunner
     from interpreter.cli.commands import cli
-    r = CliRunner().invoke(cli, ["simulate", "games/first-in-flight.yaml", "-p", "3", "--games", "20", "--seed", "1",
-                                 "--json"])
+    argv, page, heading = JSON_COMMANDS[name]
+    r = CliRunner().invoke(cli, argv)
     assert r.exit_code == 0, r.output
     keys: set[str] = set()
+    named = ("options", "readings", "measures", "stall_reasons", "margins", "agents", "settings", "verdicts")
 
-    def walk(x):
+    def walk(x, parent=""):
         if isinstance(x, dict):
             for k, v in x.items():
+                if parent in named or parent == "interpretations":  # names: readings, policies, measures ...
+                    if parent == "margins" or parent == "measures":
+                        walk(v, "")  # a measure's name is the spec's; its fields are documented
+                    continue
                 keys.add(k)
-                if k not in ("options", "readings", "measures", "stall_reasons"):  # names from the spec or the game
-                    walk(v)
-            if "measures" in x:
-                for entry in x["measures"].values():
-                    walk(entry)
+                walk(v, k)
         elif isinstance(x, list):
             for v in x:
-                walk(v)
+                walk(v, parent + "[]")  # a list's entries: their fields are documented, not named
     walk(json.loads(r.output))
-    page = open(os.path.join(DOCS, "guides", "scale.md"), encoding="utf-8").read()
-    table = page.split("### `simulate --json`", 1)[1]
-    missing = sorted(k for k in keys if f"`{k}`" not in table)
-    assert not missing, f"simulate --json fields missing from docs/guides/scale.md: {missing}"
+    assert {"verdict", "differences", "mean"} & keys or name == "simulate", keys
+    text = open(os.path.join(DOCS, page), encoding="utf-8").read()
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    if name == "compare":  # a spec's column holds simulate's fields, documented there
+        scale = open(os.path.join(DOCS, "guides", "scale.md"), encoding="utf-8").read()
+        section += scale.split("### `simulate --json`", 1)[1] + text.split("### `ambiguities --json`", 1)[1]
+    missing = sorted(k for k in keys if f"`{k}`" not in section)
+    assert not missing, f"{name} --json fields missing from docs/{page} ({heading}): {missing}"
