@@ -6,13 +6,15 @@ lists of card ids, variables, the seeded RNG, the call stack of paused
 programs, the pending decision); the `decision()` / `apply()` protocol;
 moves, shuffles, triggers; the step budget and stall detection; clone,
 save/resume, per-player views; invariants. It never reads files or prints.
+Chance given from outside (a `Chance` script) is runtime/chance.py's; the
+layouts of views and saves (`View`, `Save`) are runtime/records.py's.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable
 
 from ..lang.builtins import RuleError
