@@ -224,3 +224,40 @@ def test_the_loop_benchmark_runs(capsys):
     (row,) = json.loads(capsys.readouterr().out)
     assert row["spec"] == "games/tic_tac_toe.yaml" and row["games"] >= 5
     assert all(row[k] > 0 for k in ("fast loop", "agents loop", "decision() loop"))
+
+
+SHUFFLED_LATE = """
+game: {name: Late shuffle, players: {min: 2, max: 2}}
+components:
+  total: 4
+  cards:
+    red: {count: 2, in: deck}
+    blue: {count: 2, in: deck}
+zones:
+  deck: {owner: shared, visibility: hidden}
+  pile: {owner: shared}
+setup:
+  do: |
+    move top(deck) to pile
+    shuffle deck
+flow:
+  turn:
+    actions: [pass]
+actions:
+  pass:
+    do: end game
+end:
+  winners: "[]"
+"""
+
+
+def test_an_order_the_shuffled_zone_cannot_give_does_not_fit(tmp_path):
+    path = tmp_path / "late.yaml"
+    path.write_text(SHUFFLED_LATE, encoding="utf-8")
+    game = load_game(str(path))
+    top = game.card_type[game.new_game(2, 0).zones[1][0]]  # the card setup moves away first (seed 0)
+    with pytest.raises(ChanceError, match=f"its order for deck has 2 '{top}', but the zone holds 1 when it is shuffled"):
+        game.new_game(2, 0, chance=Chance(dice=[1], decks={"deck": [top, top]}))
+    other = "blue" if top == "red" else "red"
+    st = game.new_game(2, 0, chance=Chance(dice=[1], decks={"deck": [other, top]}))
+    assert [game.card_type[c] for c in st.zones[0][::-1]] == [other, top, other]  # top first, as ordered
