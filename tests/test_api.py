@@ -261,3 +261,15 @@ def test_an_order_the_shuffled_zone_cannot_give_does_not_fit(tmp_path):
     other = "blue" if top == "red" else "red"
     st = game.new_game(2, 0, chance=Chance(dice=[1], decks={"deck": [other, top]}))
     assert [game.card_type[c] for c in st.zones[0][::-1]] == [other, top, other]  # top first, as ordered
+
+
+def test_a_spectator_sees_public_zones_only():
+    game = load_game("games/stun.yaml")
+    st = game.new_game(3, 7)
+    seat, spectator = st.view(st.to_move), st.view(-1)
+    assert spectator["decision"] is None and seat["decision"] == st.decision().labels
+    for name, shown in spectator["zones"].items():
+        visibility = game.spec.zones[name.split(".")[-1]].visibility
+        assert isinstance(shown, list) == (visibility == "public"), (name, visibility, shown)
+    assert any(isinstance(v, list) for v in spectator["zones"].values())
+    assert any(isinstance(v, int) for v in spectator["zones"].values())

@@ -1072,7 +1072,8 @@ class State:
 
     def view(self, player: int) -> View:
         """What seat `player` (from 0) may see, as a JSON-ready dict (see `View`): zones it may not look
-        into show only how many cards they hold, cards it may see appear by their labels."""
+        into show only how many cards they hold, cards it may see appear by their labels. `player` -1 is
+        a spectator, who holds no seat and sees the public zones only."""
         g = self.g
         zones = {}
         for zid, z in enumerate(self.zones):
