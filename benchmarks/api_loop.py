@@ -4,17 +4,17 @@ Owns measuring what a notebook user pays for driving a game from Python (docs/gu
 than letting the engine play it (`play_random`, whose random agents decide inside the engine's run):
 
 - `play_random`: `api.play_random(game, players, seed)`, the reference (time per game = 1.00);
-- `fast loop`: the guide's loop, `state.apply(rng.randrange(state.option_count))` with a
-  `random.Random`, no label formatted;
-- `agents loop`: the guide's loop with agents, `state.apply(bots[state.to_move].pick(state))`, the
-  same random agents `play_random` seats (so it plays the very same games);
+- `agents loop`: the guide's loop, `state.apply(bots[state.to_move].pick(state))`, with the same
+  random agents `play_random` seats (so it plays the very same games), no label formatted;
+- `randrange loop`: the guide's loop picking by index itself,
+  `state.apply(rng.randrange(state.option_count))` with a `random.Random`;
 - `decision() loop`: `d = state.decision()` then `state.apply(rng.randrange(len(d.labels)))`, the
   loop this guide taught before: every option's label formatted at every decision.
 
 Each column is the CPU time (`time.process_time`) of the same games (seeds 0..G-1, the spec's
 fewest players unless `--players`), best of `--rounds` alternating rounds, as a ratio to
-`play_random`. The goal (issue 25): the fast loop within 1.5x of `play_random` on every spec; the
-last column says whether it is, and the exit status is 1 when a spec misses it. Games per spec
+`play_random`. The goal (issue 25): both loops of the guide within 1.5x of `play_random` on every
+spec; the last column says whether they are, and the exit status is 1 when a spec misses it. Games per spec
 adapt to `--seconds` (a first round measures the pace).
 
     python benchmarks/api_loop.py                       # every spec in games/
@@ -72,8 +72,9 @@ def _decision_loop(game, players, seeds):
         state.result()
 
 
-SIDES = {"play_random": _play_random, "fast loop": _fast_loop, "agents loop": _agents_loop,
+SIDES = {"play_random": _play_random, "agents loop": _agents_loop, "randrange loop": _fast_loop,
          "decision() loop": _decision_loop}
+GUIDE = ("agents loop", "randrange loop")  # the loops docs/guides/api.md teaches
 
 
 def _timed(fn, game, players, seeds) -> float:
@@ -114,14 +115,18 @@ def main(argv: list[str] | None = None) -> int:
         if not a.json:
             r = rows[-1]
             if len(rows) == 1:
-                print(f"{'spec':40s} {'p':>2s} {'games':>6s} {'play_random':>12s} {'fast loop':>10s} "
-                      f"{'agents loop':>12s} {'decision() loop':>16s}  within {GOAL}x")
+                print(f"{'spec':40s} {'p':>2s} {'games':>6s} {'play_random':>12s} {'agents loop':>12s} "
+                      f"{'randrange loop':>15s} {'decision() loop':>16s}  within {GOAL}x")
             print(f"{r['spec']:40s} {r['players']:2d} {r['games']:6d} {r['play_random_ms']:9.2f} ms "
-                  f"{r['fast loop']:9.2f}x {r['agents loop']:11.2f}x {r['decision() loop']:15.2f}x  "
-                  f"{'yes' if r['fast loop'] <= GOAL else 'NO'}", flush=True)
+                  f"{r['agents loop']:11.2f}x {r['randrange loop']:14.2f}x {r['decision() loop']:15.2f}x  "
+                  f"{'yes' if _within(r) else 'NO'}", flush=True)
     if a.json:
         print(json.dumps(rows, indent=1))
-    return 0 if all(r["fast loop"] <= GOAL for r in rows) else 1
+    return 0 if all(_within(r) for r in rows) else 1
+
+
+def _within(row: dict) -> bool:
+    return all(row[side] <= GOAL for side in GUIDE)
 
 
 if __name__ == "__main__":
