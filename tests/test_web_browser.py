@@ -50,11 +50,11 @@ def page(browser, url):
     assert not errors, f"script errors on the page: {errors}"
 
 
-def new_game(pg, spec: str, players: int, seed: int, seats: list[str], hotseat: bool = False) -> None:
+def new_game(pg, spec: str, players: int, seed: int | None, seats: list[str], hotseat: bool = False) -> None:
     pg.select_option("#spec", spec)
     pg.fill("#players", str(players))
     pg.dispatch_event("#players", "change")
-    pg.fill("#seed", str(seed))
+    pg.fill("#seed", "" if seed is None else str(seed))
     for k, s in enumerate(seats):
         pg.select_option(f"#seat{k}", s)
     if hotseat:
@@ -106,6 +106,8 @@ def test_a_game_played_to_its_end(page):
 
 def test_hot_seat_hands_the_screen_over(page):
     new_game(page, "secrets", 2, 5, ["person", "person"], hotseat=True)
+    assert page.is_hidden("#game") and "Pass the screen to P1" in page.inner_text("#handover")
+    page.click("#handover-ok")
     assert "viewing as P1" in page.inner_text("#status")
     p1_hand = page.inner_text("[data-zone='P1.hand']")
     choose(page)  # P1 plays a card ...

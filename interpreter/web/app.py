@@ -505,7 +505,8 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
             if exc.status_code != 409:
                 raise
             v = await work(request, s, lambda stop: locked(t, lambda: view(t)))
-            return respond(request, {"id": request.path_params["gid"], "error": exc.detail, "table": v}, 409)
+            return respond(request, {"id": request.path_params["gid"], "error": exc.detail,
+                                     "table": {"id": request.path_params["gid"], **v}}, 409)
         return respond(request, {"id": request.path_params["gid"], **v})
 
     def keep_log(s, logged: LoggedGame) -> str:
