@@ -122,6 +122,47 @@ def test_hot_seat_hands_the_screen_over(page):
     assert page.inner_text("[data-zone='P2.hand']") != p1_hand
 
 
+def _pass_screen(page, to: str) -> None:
+    page.wait_for_selector("#handover:not([hidden])")
+    assert page.is_hidden("#game") and f"Pass the screen to {to}" in page.inner_text("#handover")
+    assert page.locator("#zones .card:not(.back)").count() == 0  # no seat's cards drawn under the cover
+    page.click("#handover-ok")
+    page.wait_for_selector("#game:not([hidden])")
+    assert f"viewing as {to}" in page.inner_text("#status")
+
+
+def test_hot_seat_covers_the_screen_on_undo_and_redo(page):
+    """The review: Undo showed the previous person's hand without the cover (issue 23, finding 3)."""
+    new_game(page, "secrets", 2, 5, ["person", "person"], hotseat=True)
+    _pass_screen(page, "P1")
+    p1_hand = page.inner_text("[data-zone='P1.hand']")
+    choose(page)
+    page.locator(".option").first.click()  # P1's card: now P2's turn
+    _pass_screen(page, "P2")
+    p2_hand = page.inner_text("[data-zone='P2.hand']")
+    assert p2_hand != p1_hand
+    page.click("#undo")  # P2 takes P1's move back: P1's hand must not show to P2
+    _pass_screen(page, "P1")
+    assert page.locator("[data-zone='P2.hand'].hidden-zone").count() == 1
+    page.click("#redo")
+    _pass_screen(page, "P2")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 1
+
+
+def test_a_double_click_on_an_option_chooses_once(page):
+    counts = []
+    for click in ("click", "dblclick"):
+        new_game(page, "stun", 2, 9, ["person", "random"])
+        assert "seed kept by the table" in page.inner_text("#status")  # a person's game in play
+        before = page.get_attribute("body", "data-choices")
+        getattr(page.locator(".option").first, click)()
+        page.wait_for_function(f"document.body.dataset.choices !== '{before}'")
+        page.wait_for_timeout(300)
+        counts.append((page.get_attribute("body", "data-choices"), page.locator("#log li").count()))
+        page.click("#new-game")
+    assert counts[0] == counts[1], "a double click chose twice"
+
+
 def test_save_then_load_gives_the_same_table(page, tmp_path):
     new_game(page, "stun", 2, 9, ["person", "random"])
     choose(page)
@@ -131,7 +172,8 @@ def test_save_then_load_gives_the_same_table(page, tmp_path):
         page.click("#save")
     saved = tmp_path / "game.table.json"
     dl.value.save_as(saved)
-    assert json.loads(saved.read_text())["spec"] == "stun"
+    d = json.loads(saved.read_text())
+    assert d["spec"] == "stun" and "sealed" in d and "seed" not in d and "choices" not in d
     page.click("#new-game")
     page.evaluate("delete document.body.dataset.choices")
     page.set_input_files("#load-file", str(saved))

@@ -12,6 +12,7 @@ person's table and save are the same byte for byte whatever the bot bid.
 from __future__ import annotations
 
 import json
+import os
 import random
 import warnings
 
@@ -203,3 +204,15 @@ def test_hot_seat_sealed_bids_are_sealed_from_the_next_person_too(app):
     assert p1 and all(bid not in text for text in p1)
     save = c.get(f"/api/games/{g['id']}/save").json()
     assert "choices" not in save and save["choices_made"] == 1
+
+
+def test_serves_key_file_is_made_once_kept_and_never_read_from_a_fifo(tmp_path):
+    from interpreter.web.sealing import persistent_key
+    path = str(tmp_path / "state" / "rulewright" / "table-save.key")
+    key, why = persistent_key(path)
+    assert key and why is None and os.stat(path).st_mode & 0o777 == 0o600
+    assert persistent_key(path) == (key, None)  # the same key after a restart
+    fifo = str(tmp_path / "fifo.key")
+    os.mkfifo(fifo)
+    key, why = persistent_key(fifo)  # returns at once, with the reason
+    assert key is None and "not a regular file" in why
