@@ -29,8 +29,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -38,6 +38,7 @@ from ..agents.registry import AGENTS
 from ..runtime.engine import Game, SetupError, Status
 from ..runtime.gamelog import spec_digest
 from ..runtime.pipeline import compile_game, load_spec
+from .guards import Bad, HostCheck, Json, OriginCheck, json_error, read_json
 from .labjobs import LabBusy, LabJobs
 from .logs import LoggedGame, parse_log
 from .narration import EVERYONE, SPECTATOR
@@ -45,10 +46,6 @@ from .sealing import SealError, Sealer
 from .tables import MAX_SEED, Stale, Table, TableError, parse_save, parse_settings, seat_json
 
 COOKIE = "rulewright_table"
-JSON_TYPE = "application/json"
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-MAX_DEPTH = 16       # nesting of a request's JSON (a save is 3 deep)
-MAX_DIGITS = 30      # digits of a number in a request's JSON (a seed has at most 19)
 EVENT_BYTES = 512    # memory per logged event or narrated line, about (measured: 0.5 kB)
 _SEAT = re.compile(r"[0-9]{1,4}")
 _STEP = re.compile(r"[0-9]{1,9}")
@@ -102,18 +99,6 @@ class Session:
 
 
 NO_SESSION = Session()  # what a request without a (known) session cookie sees: nothing; never stored
-
-
-class Bad(HTTPException):
-    pass
-
-
-class Json(JSONResponse):
-    """JSON with every non-ASCII character escaped: a lone surrogate echoed in an error message is valid JSON
-    (\\ud800), never an encoding error and a dropped connection."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 def _stamps(paths) -> tuple:
@@ -215,121 +200,6 @@ class TableApp:
             while len(s.games) > self.limits.games_per_session:
                 s.games.popitem(last=False)
         return gid
-
-
-class HostCheck:
-    """Only the Host names the server was bound for (a page on another site that resolves its own name to
-    127.0.0.1, DNS rebinding, gets a 400 instead of the table)."""
-
-    def __init__(self, app, hosts: tuple[str, ...]):
-        self.app, self.hosts = app, {h.lower() for h in hosts}
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] in ("http", "websocket"):
-            raw = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1").lower()
-            host = raw[1:raw.index("]")] if raw.startswith("[") and "]" in raw else raw.rsplit(":", 1)[0] if \
-                raw.count(":") == 1 else raw
-            if host not in self.hosts:
-                await _json_error(400, f"this table answers only to {', '.join(sorted(self.hosts))}")(scope, receive,
-                                                                                                      send)
-                return
-        await self.app(scope, receive, send)
-
-
-class OriginCheck:
-    """State-changing requests only from the table's own page.
-
-    A browser names the page a request comes from (`Origin`, and `Sec-Fetch-Site`); a POST, PUT or DELETE
-    whose Origin is not this server's own (the Host it was sent to), or that the browser marks as sent by
-    another site, is refused with a 403 before it is read. Scripts that send no Origin (curl, the tests)
-    are let through; the JSON body each such route requires (a content type that a page on another site
-    cannot send without the browser asking first, which this server never allows) is checked by the route.
-    """
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
-            headers = dict(scope.get("headers") or [])
-            origin = headers.get(b"origin", b"").decode("latin-1").lower()
-            host = headers.get(b"host", b"").decode("latin-1").lower()
-            fetch_site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
-            ours = {f"http://{host}", f"https://{host}"}
-            if (origin and origin not in ours) or fetch_site not in ("", "same-origin", "none"):
-                await _json_error(403, "this table takes changes only from its own page (the request came from "
-                                       f"{origin or 'another site'})")(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-def _json_error(status: int, message: str) -> JSONResponse:
-    return Json({"error": message}, status_code=status)
-
-
-async def _body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None and (not _STEP.fullmatch(declared) or int(declared) > limit):
-        raise Bad(413, f"the request is larger than {limit} bytes")
-    data = bytearray()
-    try:
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > limit:
-                raise Bad(413, f"the request is larger than {limit} bytes")
-    except ClientDisconnect:
-        raise Bad(400, "the request was cut off") from None
-    return bytes(data)
-
-
-def _number(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"a number of {len(text)} digits (at most {MAX_DIGITS})")
-    return int(text)
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _depth_ok(value: Any) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, (dict, list)):
-            if d > MAX_DEPTH:
-                return False
-            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return True
-
-
-def parse_json(raw: bytes) -> Any:
-    """A request's JSON, or Bad(400): no NaN or Infinity, no number of more than MAX_DIGITS digits, no
-    nesting deeper than MAX_DEPTH, and no lone surrogate (text must be text)."""
-    try:
-        text = raw.decode("utf-8") if raw else "{}"
-        value = json.loads(text, parse_int=_number, parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise Bad(400, "the request body is not UTF-8 text") from None
-    except RecursionError:
-        raise Bad(400, f"the request's JSON nests deeper than {MAX_DEPTH} levels") from None
-    except ValueError as exc:  # JSONDecodeError, a number too long, NaN
-        raise Bad(400, f"the request body is not JSON this table takes ({str(exc)[:200]})") from None
-    if not _depth_ok(value):
-        raise Bad(400, f"the request's JSON nests deeper than {MAX_DEPTH} levels")
-    try:
-        json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (UnicodeEncodeError, ValueError):
-        raise Bad(400, "the request's JSON holds text that is not valid Unicode (a lone surrogate) or a number "
-                       "too large for JSON") from None
-    return value
-
-
-async def _json(request: Request, limit: int) -> Any:
-    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if ctype != JSON_TYPE:
-        raise Bad(415, f"send JSON (Content-Type: {JSON_TYPE}), not {ctype or 'no content type'}")
-    return parse_json(await _body(request, limit))
 
 
 def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | None = None,
@@ -441,7 +311,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                                                                     "choices": lim.choices}})
 
     async def new_game(request: Request) -> Response:
-        d = await _json(request, lim.body)
+        d = await read_json(request, lim.body)
         s = open_session(request, create=True)
         state.check_room(new_game=True)
 
@@ -476,7 +346,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         what = request.path_params["what"]
         if what not in ("choose", "undo", "redo", "continue"):
             raise Bad(404, "not found")
-        d = await _json(request, lim.body)
+        d = await read_json(request, lim.body)
         if not isinstance(d, dict):
             raise Bad(400, "the request body must be a JSON object")
         s = open_session(request)
@@ -521,7 +391,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
     async def replay_game(request: Request) -> Response:
         """A finished game, or a game of bots only, onto the log slider (a person's game in play would
         show the other seats' cards)."""
-        await _json(request, lim.body)
+        await read_json(request, lim.body)
         s = open_session(request)
         t = table_of(s, request)
 
@@ -544,7 +414,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         return resp
 
     async def load_game(request: Request) -> Response:
-        d = await _json(request, lim.body)
+        d = await read_json(request, lim.body)
         s = open_session(request, create=True)
         state.check_room(new_game=True)
 
@@ -557,7 +427,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         return respond(request, {"id": gid, **v}, 201)
 
     async def upload_log(request: Request) -> Response:
-        d = await _json(request, lim.body)
+        d = await read_json(request, lim.body)
         if not isinstance(d, dict) or not isinstance(d.get("text"), str):
             raise Bad(400, "send the log as {\"name\": the file's name, \"text\": its content}")
         s = open_session(request, create=True)
@@ -592,7 +462,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                                                          lambda stop: logged.at(k, seat))})
 
     async def start_lab(request: Request) -> Response:
-        d = await _json(request, lim.body)
+        d = await read_json(request, lim.body)
         if not isinstance(d, dict):
             raise Bad(400, "the request body must be a JSON object")
         s = open_session(request, create=True)
@@ -640,11 +510,11 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         return FileResponse(path, media_type="image/png")
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        return _json_error(exc.status_code, exc.detail if isinstance(exc, Bad) else
+        return json_error(exc.status_code, exc.detail if isinstance(exc, Bad) else
                            {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail)))
 
     async def server_error(request: Request, exc: Exception) -> Response:
-        return _json_error(500, f"internal error: {type(exc).__name__} (please report)")
+        return json_error(500, f"internal error: {type(exc).__name__} (please report)")
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
