@@ -212,7 +212,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
     lim = state.limits
 
     def respond(request: Request, payload: Any, status: int = 200) -> Response:
-        resp = Json(payload, status_code=status)
+        resp = Json(payload, status_code=status, headers={"cache-control": "no-store"})  # a seat's view, kept nowhere
         if getattr(request.state, "new_session", False):
             resp.set_cookie(COOKIE, request.state.sid, httponly=True, samesite="strict", path="/")
         return resp
@@ -353,7 +353,8 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         t = table_of(s, request)
         if what == "choose" and ("option" not in d or d.get("decision") is None):
             raise Bad(400, "choose needs {\"option\": N (0-based), \"decision\": ID (the decision's id as shown)}")
-        state.check_room(new_game=False)
+        if what != "undo":  # undo only ever makes a game smaller
+            state.check_room(new_game=False)
 
         def do(stop) -> dict:
             def inner() -> dict:
