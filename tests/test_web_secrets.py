@@ -225,3 +225,19 @@ def test_serves_key_file_is_made_once_kept_and_never_read_from_a_fifo(tmp_path):
     os.mkfifo(fifo)
     key, why = persistent_key(fifo)  # returns at once, with the reason
     assert key is None and "not a regular file" in why
+
+
+def test_a_game_without_undo_stays_without_it_through_a_sealed_save(app):
+    """Undo lets a player look ahead (the same deal comes back); a game that counts switches it off."""
+    c = client(app)
+    g = c.post("/api/games", json={"spec": "goofspiel", "players": 2, "seats": ["person", "random"],
+                                   "undo": False}).json()
+    g = pick(c, g, 0).json()
+    assert not g["can_undo"] and g["settings"]["undo"] is False
+    r = c.post(f"/api/games/{g['id']}/undo", json={})
+    assert r.status_code == 400 and "without undo" in r.json()["error"]
+    save = c.get(f"/api/games/{g['id']}/save").json()
+    loaded = c.post("/api/games/load", json={**save, "undo": True}).json()  # the clear field does not count
+    assert loaded["settings"]["undo"] is False
+    assert c.post(f"/api/games/{loaded['id']}/undo", json={}).status_code == 400
+    assert c.post("/api/games", json={"spec": "goofspiel", "undo": "no"}).status_code == 400

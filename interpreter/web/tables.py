@@ -69,6 +69,7 @@ class Settings:
     readings: dict = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)  # "person" or a bot: random, greedy[:N], mcts[:N]
     hotseat: bool = False
+    undo: bool = True  # off: undo and redo are refused (undo lets a player look ahead: the same deal comes back)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -113,9 +114,12 @@ def parse_settings(d: Any, specs: dict, max_seed: int = MAX_SEED,
     hotseat = d.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise TableError("hotseat must be true or false")
+    undo = d.get("undo", True)
+    if not isinstance(undo, bool):
+        raise TableError("undo must be true or false")
     if seats.count(PERSON) > 1 and not hotseat:
         raise TableError("two or more people at one screen take turns: switch on hot-seat mode")
-    return Settings(spec, players, seed, dict(options), dict(readings), list(seats), hotseat)
+    return Settings(spec, players, seed, dict(options), dict(readings), list(seats), hotseat, undo)
 
 
 def check_bot(text: str, seat: int) -> None:
@@ -274,6 +278,8 @@ class Table:
         return None
 
     def undo(self) -> None:
+        if not self.s.undo:
+            raise TableError("this game was started without undo")
         k = self.undo_point()
         if k is None:
             raise TableError("nothing to undo: no person has chosen yet")
@@ -334,7 +340,7 @@ class Table:
         if not self.secret:
             return data
         return {"rulewright_table": SAVE_FORMAT, "game": data["game"], "spec": data["spec"],
-                "players": data["players"], "seats": data["seats"], "hotseat": data["hotseat"],
+                "players": data["players"], "seats": data["seats"], "hotseat": data["hotseat"], "undo": data["undo"],
                 "options": data["options"], "readings": data["readings"], "choices_made": len(data["choices"]),
                 "sealed": seal(data)}
 
@@ -350,7 +356,8 @@ def parse_save(d: Any, specs: dict, max_choices: int,
         d = unseal(d["sealed"])  # the clear fields beside it are for people to read; the sealed ones count
         if not isinstance(d, dict) or d.get("rulewright_table") != SAVE_FORMAT or "sealed" in d:
             raise TableError("the sealed game is not a saved table game")
-    s = parse_settings({k: d.get(k) for k in ("spec", "players", "seed", "options", "readings", "seats", "hotseat")
+    s = parse_settings({k: d.get(k) for k in ("spec", "players", "seed", "options", "readings", "seats", "hotseat",
+                                                "undo")
                         if d.get(k) is not None}, specs)
     choices = d.get("choices")
     if not isinstance(choices, list) or not all(type(c) is int for c in choices):
@@ -411,7 +418,7 @@ def seat_json(table: Table, viewer: int) -> dict:
         "turn": st.turn, "phase": st.phase, "current": st.cur, "zones": _zones(table, view, full),
         "counters": _counters(table, view), **_log(table.lines.get(viewer, [])), "choices": len(st.choices),
         "note": table.note, "decision": None, "result": None,
-        "can_undo": table.undo_point() is not None, "can_redo": bool(table.redo),
+        "can_undo": table.s.undo and table.undo_point() is not None, "can_redo": bool(table.redo),
         "version": table.version, "bots_to_move": table.bots_to_move,
     }
     if st.status is Status.RUNNING:

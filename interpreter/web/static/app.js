@@ -115,7 +115,8 @@ function settingsFromForm() {
   const seats = [];
   for (let k = 0; k < n; k++) seats.push($(`seat${k}`).value);
   const seed = $("seed").value.trim();  // empty: the server deals from a fresh random seed, and keeps it
-  return { spec: s.id, players: n, seed: seed === "" ? null : +seed, options, readings, seats, hotseat: $("hotseat").checked };
+  return { spec: s.id, players: n, seed: seed === "" ? null : +seed, options, readings, seats, hotseat: $("hotseat").checked,
+    undo: $("allow-undo").checked };
 }
 
 $("spec").addEventListener("change", buildSetup);
