@@ -126,6 +126,13 @@ def test_changes_come_only_as_json_from_the_tables_own_origin(app):
     assert r.status_code == 200  # the table's own page
 
 
+def test_no_answer_may_be_framed_by_another_site(app):
+    c = client(app)
+    for r in (c.get("/"), c.get("/api/specs"), c.get("/static/app.js"), c.post("/api/games", content=b"x")):
+        assert r.headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in \
+            r.headers["content-security-policy"]
+
+
 def test_requests_without_a_cookie_make_no_session_and_push_none_out():
     app = create_app(SPECS, limits=Limits(sessions=3), hosts=("testserver",))
     c = client(app)

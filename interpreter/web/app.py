@@ -38,7 +38,7 @@ from ..agents.registry import AGENTS
 from ..runtime.engine import Game, SetupError, Status
 from ..runtime.gamelog import spec_digest
 from ..runtime.pipeline import compile_game, load_spec
-from .guards import Bad, HostCheck, Json, OriginCheck, json_error, read_json
+from .guards import Bad, HostCheck, Json, NoFraming, OriginCheck, json_error, read_json
 from .labjobs import LabBusy, LabJobs
 from .logs import LoggedGame, parse_log
 from .narration import EVERYONE, SPECTATOR
@@ -541,7 +541,8 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         Route("/api/lab/{jid}/plots/{name}", lab_plot, methods=["GET"]),
         Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
     ]
-    middleware = ([Middleware(HostCheck, hosts=tuple(hosts))] if hosts else []) + [Middleware(OriginCheck)]
+    middleware = [Middleware(NoFraming), *([Middleware(HostCheck, hosts=tuple(hosts))] if hosts else []),
+                  Middleware(OriginCheck)]
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={HTTPException: http_error, Exception: server_error}, lifespan=lifespan)
     app.state.table = state

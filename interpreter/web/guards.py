@@ -83,6 +83,28 @@ class OriginCheck:
         await self.app(scope, receive, send)
 
 
+class NoFraming:
+    """Every answer says it may not be shown inside another site's page (a framed table could be clicked
+    through by a page on top of it: clickjacking)."""
+
+    HEADERS = [(b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"),
+               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def framed(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+        await self.app(scope, receive, framed)
+
+
 def json_error(status: int, message: str) -> JSONResponse:
     return Json({"error": message}, status_code=status)
 
