@@ -395,20 +395,17 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         await read_json(request, lim.body)
         s = open_session(request)
         t = table_of(s, request)
-
-        def take(stop) -> LoggedGame:
-            with t.lock:
-                if t.secret:
-                    raise Bad(403, "a game with people can be stepped through once it is over")
-                return LoggedGame(f"game {request.path_params['gid']}", t.s.spec, t.g, t.s, t.st.choices[:], None)
-        logged = await work(request, s, take)
+        data, secret = t.snapshot  # the table as last shown: no waiting for bots thinking at it
+        if secret:
+            raise Bad(403, "a game with people can be stepped through once it is over")
+        logged = LoggedGame(f"game {request.path_params['gid']}", t.s.spec, t.g, t.s, data["choices"], None)
         lid = keep_log(s, logged)
         return respond(request, {"id": lid, **logged.summary()}, 201)
 
     async def save_game(request: Request) -> Response:
         s = open_session(request)
         t = table_of(s, request)
-        data = await work(request, s, lambda stop: locked(t, lambda: t.save(state.sealer.seal)))
+        data = t.save(state.sealer.seal)  # the table as last shown: no waiting for bots thinking at it
         resp = respond(request, data)
         seed = "" if "sealed" in data else f"-seed{data['seed']}"
         resp.headers["content-disposition"] = f'attachment; filename="{t.s.spec}{seed}.table.json"'

@@ -307,9 +307,11 @@ class Table:
         return d
 
     def publish(self) -> None:
-        """Refresh `summary`, which the game list reads without waiting for the table's lock."""
+        """Refresh `summary` and `snapshot`, the table as last shown, which the game list, save and replay read
+        without waiting for the table's lock (while bots think at it)."""
         self.summary = {"game": self.g.spec.name, "status": str(self.st.status), "choices": len(self.st.choices),
                         "settings": self.public_settings()}
+        self.snapshot = (self.open_save(), self.secret)
 
     # -- viewing ---------------------------------------------------------------------
     def viewer(self, asked: int | None = None) -> int:
@@ -334,10 +336,10 @@ class Table:
                 "options": dict(self.g.options), "readings": dict(self.g.readings), "choices": self.st.choices[:]}
 
     def save(self, seal: Callable[[dict], str]) -> dict:
-        """The save: open once the game is over (or of bots only); while people play, `seal`ed, with only
-        what every seat knows in the clear."""
-        data = self.open_save()
-        if not self.secret:
+        """The save of the table as last published: open once the game is over (or of bots only); while
+        people play, `seal`ed, with only what every seat knows in the clear."""
+        data, secret = self.snapshot
+        if not secret:
             return data
         return {"rulewright_table": SAVE_FORMAT, "game": data["game"], "spec": data["spec"],
                 "players": data["players"], "seats": data["seats"], "hotseat": data["hotseat"], "undo": data["undo"],
