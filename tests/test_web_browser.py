@@ -163,6 +163,57 @@ def test_a_double_click_on_an_option_chooses_once(page):
     assert counts[0] == counts[1], "a double click chose twice"
 
 
+EVIL = """<!doctype html><title>evil</title><body><iframe name="sink"></iframe><script>
+(async () => {
+  const q = new URLSearchParams(location.search), T = q.get("t"), G = q.get("g"), D = +q.get("d");
+  const body = JSON.stringify({ option: 0, decision: D });
+  const tries = [
+    // a "simple" request: no preflight, the cookie goes along (same site: 127.0.0.1, another port)
+    () => fetch(`${T}/api/games/${G}/choose`, { method: "POST", mode: "no-cors", credentials: "include",
+                                               headers: { "content-type": "text/plain" }, body }),
+    () => fetch(`${T}/api/games/${G}/undo`, { method: "POST", mode: "no-cors", credentials: "include", body: "{}" }),
+    // JSON, or a DELETE: the browser asks first (CORS preflight), and the table never says yes
+    () => fetch(`${T}/api/games/${G}/choose`, { method: "POST", credentials: "include",
+                                               headers: { "content-type": "application/json" }, body }),
+    () => fetch(`${T}/api/games/${G}`, { method: "DELETE", credentials: "include" }),
+  ];
+  for (const t of tries) { try { await t(); } catch (e) {} }
+  // a form posted as text/plain, into a frame
+  const f = document.createElement("form");
+  f.method = "POST"; f.enctype = "text/plain"; f.target = "sink"; f.action = `${T}/api/games/${G}/choose`;
+  const i = document.createElement("input"); i.name = body.slice(0, -1) + ', "x": "'; i.value = '"}';
+  f.append(i); document.body.append(f); f.submit();
+  await new Promise((r) => setTimeout(r, 500));
+  // and a flood of looks without the table's cookie (the review: 200 of them evicted every session)
+  await Promise.all(Array.from({ length: 200 }, () => fetch(`${T}/api/specs`, { mode: "no-cors",
+                                                                           credentials: "omit" }).catch(() => 0)));
+  document.title = "done";
+})();
+</script></body>"""
+
+
+def test_a_page_on_another_origin_changes_nothing(page, browser):
+    """The review: a page on another site POSTed text/plain to the table and evicted sessions with cookie-less
+    requests, and so deleted a game in Chromium (issue 23, finding 6). Here the other page is on the same
+    host, another port: the same site, so the browser even sends the table's cookie along."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+    evil = Starlette(routes=[Route("/", lambda request: HTMLResponse(EVIL))])
+    new_game(page, "stun", 2, 9, ["person", "random"])
+    gid, decision = page.evaluate("[GAME.id, GAME.decision.id]")
+    before = page.get_attribute("body", "data-choices")
+    table = page.url.rstrip("/")
+    with running(evil) as evil_url:
+        other = page.context.new_page()
+        other.goto(f"{evil_url}/?t={table}&g={gid}&d={decision}")
+        other.wait_for_function("document.title === 'done'", timeout=30_000)
+        other.close()
+    now = page.evaluate(f"fetch('/api/games/{gid}').then((r) => r.json())")
+    assert "error" not in now, now  # the game is still there
+    assert str(now["choices"]) == before and now["decision"]["id"] == decision  # and unchanged
+
+
 def test_save_then_load_gives_the_same_table(page, tmp_path):
     new_game(page, "stun", 2, 9, ["person", "random"])
     choose(page)
