@@ -3,11 +3,17 @@
 Owns the HTTP contract of the page (all JSON under /api, the page and its
 static files under /): the specs it was started with (and no others: the
 page names a spec by its id, never by a path), games per browser session
-(a random session cookie; a session sees only its own games, logs and lab
-runs), caps on sessions, games per session, choices per game, request
-sizes and lab runs, and answers to bad requests as a 4xx with
-{"error": message}, never a traceback. Game work runs in Starlette's thread
-pool, one table at a time under its lock; lab runs in labjobs' own thread.
+(a random session cookie, made only by a change, never by a look; a session
+sees only its own games, logs and lab runs), caps on sessions, games (per
+session and in all), the memory all games hold, choices per game, work at
+once (per session and in all) and bot thinking per request, each past its
+cap a 429; and answers to bad requests as a 4xx with {"error": message},
+never a traceback. The guards in front of the routes (Host, Origin, strict
+JSON) are guards.py's. Game work runs in worker threads, never on the event
+loop, one table at a time under its lock, and is told to stop when its
+client leaves; the game list, saves and replays read the table as last
+shown, so they never wait for it. Saves of games in play are sealed with
+the app's key (sealing.py). Lab runs go to labjobs' own thread.
 """
 from __future__ import annotations
 
