@@ -241,3 +241,24 @@ def test_a_game_without_undo_stays_without_it_through_a_sealed_save(app):
     assert loaded["settings"]["undo"] is False
     assert c.post(f"/api/games/{loaded['id']}/undo", json={}).status_code == 400
     assert c.post("/api/games", json={"spec": "goofspiel", "undo": "no"}).status_code == 400
+
+
+def test_everything_shows_early_only_when_every_person_agrees(app):
+    c = client(app)
+    g = c.post("/api/games", json={"spec": "goofspiel", "players": 3, "seats": ["person", "person", "random"],
+                                   "hotseat": True}).json()
+    gid = g["id"]
+    t = true_table(app, c, gid)
+    g = c.post(f"/api/games/{gid}/reveal", json={"version": g["version"]}).json()  # P1 agrees
+    assert g["agreed"] == [0] and not g["revealed"] and g["settings"]["seed"] is None
+    assert "sealed" in c.get(f"/api/games/{gid}/save").json()
+    assert c.post(f"/api/games/{gid}/replay", json={}).status_code == 403
+    g = pick(c, g, 0).json()  # now P2 is shown, and agrees too
+    assert g["viewer"] == 1
+    g = c.post(f"/api/games/{gid}/reveal", json={"version": g["version"]}).json()
+    assert g["revealed"] and g["settings"]["seed"] == t.s.seed and g["status"] == "running"
+    assert c.get(f"/api/games/{gid}/save").json()["seed"] == t.s.seed
+    assert c.post(f"/api/games/{gid}/replay", json={}).status_code == 201
+    bots = c.post("/api/games", json={"spec": "goofspiel", "players": 2, "seats": ["random", "random"]}).json()
+    r = c.post(f"/api/games/{bots['id']}/reveal", json={})
+    assert r.status_code == 400 and "only a person" in r.json()["error"]

@@ -350,7 +350,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
 
     async def act(request: Request) -> Response:
         what = request.path_params["what"]
-        if what not in ("choose", "undo", "redo", "continue"):
+        if what not in ("choose", "undo", "redo", "continue", "reveal"):
             raise Bad(404, "not found")
         d = await read_json(request, lim.body)
         if not isinstance(d, dict):
@@ -359,7 +359,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         t = table_of(s, request)
         if what == "choose" and ("option" not in d or d.get("decision") is None):
             raise Bad(400, "choose needs {\"option\": N (0-based), \"decision\": ID (the decision's id as shown)}")
-        if what != "undo":  # undo only ever makes a game smaller
+        if what not in ("undo", "reveal"):  # undo only ever makes a game smaller
             state.check_room(new_game=False)
 
         def do(stop) -> dict:
@@ -372,6 +372,9 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                 elif what == "redo":
                     t.check_version(d.get("version"))
                     t.redo_one(stop)
+                elif what == "reveal":  # the seat the table shows now agrees (hot-seat: each in turn)
+                    t.check_version(d.get("version"))
+                    t.agree(t.viewer())
                 else:
                     t.advance(stop)
                 return view(t)

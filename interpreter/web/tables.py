@@ -147,6 +147,7 @@ class Table:
         self.redo: list[list[int]] = []
         self.note: str | None = None
         self.version = 0
+        self.agreed: set[int] = set()  # the people who agreed to show everything before the end
         self.answered: "OrderedDict[int, int]" = OrderedDict()  # decision (version) -> the option taken
         self._start(choices or [])
         if bots:
@@ -228,8 +229,20 @@ class Table:
 
     @property
     def secret(self) -> bool:
-        """People play and the game goes on: its seed (and so its future and every hidden card) is the server's."""
-        return bool(self.s.persons) and self.st.status is Status.RUNNING
+        """People play and the game goes on (and not every one of them agreed to show everything): its seed,
+        and so its future and every hidden card, is the server's."""
+        return bool(self.s.persons) and self.st.status is Status.RUNNING and not self.revealed
+
+    @property
+    def revealed(self) -> bool:
+        return bool(self.s.persons) and self.agreed >= set(self.s.persons)
+
+    def agree(self, seat: int) -> None:
+        """`seat` (a person, the one the table shows) agrees to show everything now: the seed, an open save,
+        the step-through; it happens once every person has agreed. An agreement stands until the end."""
+        if seat not in self.s.persons:
+            raise TableError("only a person at the table can agree to show everything")
+        self.agreed.add(seat)
 
     def decision_id(self) -> int | None:
         """The id a choice must name to answer the person's pending decision (None: no person is to choose)."""
@@ -422,6 +435,7 @@ def seat_json(table: Table, viewer: int) -> dict:
         "note": table.note, "decision": None, "result": None,
         "can_undo": table.s.undo and table.undo_point() is not None, "can_redo": bool(table.redo),
         "version": table.version, "bots_to_move": table.bots_to_move,
+        "agreed": sorted(table.agreed), "revealed": table.revealed,
     }
     if st.status is Status.RUNNING:
         d = {"player": st.pplayer, "person": table.s.seats[st.pplayer] == PERSON}

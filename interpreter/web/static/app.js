@@ -224,6 +224,8 @@ function renderStatus(box, g, extra) {
     bits.push(el("div", { class: "turn", text: `${seatName(g.decision.player)} to choose` + (g.decision.person ? "" : " (a bot)") }));
   }
   if (g.note) bits.push(el("div", { class: "note", text: g.note }));
+  if (g.agreed && g.agreed.length && !g.revealed)
+    bits.push(el("div", { class: "note", text: `${g.agreed.map(seatName).join(" and ")} agreed to show everything; waiting for the others` }));
   if (extra) bits.push(extra);
   box.replaceChildren(...bits);
 }
@@ -330,7 +332,8 @@ function showGame(g) {
         ...Array.from({ length: g.settings.players }, (_, k) => el("option", { value: String(k + 1), text: `P${k + 1}` })));
     sel.value = want;
   }
-  $("to-slider").disabled = !(botsOnly || g.result);
+  $("to-slider").disabled = !(botsOnly || g.result || g.revealed);
+  $("reveal").hidden = botsOnly || !!g.result || g.revealed || (g.agreed || []).includes(g.viewer);
   $("undo").disabled = !g.can_undo;
   $("redo").disabled = !g.can_redo;
   $("save").href = `/api/games/${g.id}/save`;
@@ -343,6 +346,11 @@ for (const what of ["undo", "redo"]) {
     if (g) showGame(g);  // the seat shown stays SHOWN_VIEWER: another seat's turn covers the screen
   });
 }
+$("reveal").addEventListener("click", async () => {
+  if (!confirm(`${seatName(GAME.viewer)}: show every hand, the deck and the seed now? It happens once every person at the table agrees.`)) return;
+  const g = await api("POST", `/api/games/${GAME.id}/reveal`, { version: GAME.version });
+  if (g) showGame(g);
+});
 $("watch-seat").addEventListener("change", async () => {
   const g = await api("GET", `/api/games/${GAME.id}?seat=${encodeURIComponent($("watch-seat").value)}`);
   if (g) showGame(g);
