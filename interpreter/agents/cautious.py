@@ -8,43 +8,27 @@ score variable), ties broken by its own seeded RNG. Where `greedy` averages,
 this one fears the worst: in a push-your-luck game it stops early and keeps
 what it has, which is how positions random players never reach are reached
 (six STUN players each holding 4 chips). It is a finder's player
-(`rulewright lint`, benchmarks/invariants.py), not a strong one.
+(`rulewright lint`, benchmarks/invariants.py), not a strong one. The lookahead
+itself is greedy's (`GreedyAgent.rows`, judged one decision later, every
+sample taken); this module owns only the judging by the worst case.
 """
 from __future__ import annotations
 
-import random
+from typing import Iterator
 
-from .determinize import Determinizer
-from .heuristics import position_value, value_function
-from ..runtime.engine import State
-from ..runtime.seeds import agent_seed
-
-_SALT = 0xCA71  # its own stream, apart from the random and search agents'
+from .search import GreedyAgent
 
 
-class CautiousAgent:
+class CautiousAgent(GreedyAgent):
     """The option with the best worst case one decision later, over a few re-deals."""
     name = "cautious"
+    salt = 0xCA71  # its own stream, apart from the random and search agents'
 
     def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 4):
-        if samples < 1:
-            raise ValueError("cautious: samples must be at least 1")
-        self.samples = samples
-        self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
+        super().__init__(game_seed, seat, samples, turn=0, sure=0.0)
 
-    def pick(self, state: State) -> int:
-        n = len(state.popts)
-        if n == 1:
-            return 0
-        me = state.pplayer
-        value = value_function(state.g)
+    def judge(self, rows: Iterator[list[float]], n: int) -> list[float]:
         worst = [float("inf")] * n
-        dets = Determinizer(state, me)  # one decision's re-deal work, shared by its samples (as greedy does)
-        for _ in range(self.samples):
-            det = dets.sample(self.rng)
-            for i in range(n):
-                s = det.clone() if i < n - 1 else det
-                s.apply(i)
-                worst[i] = min(worst[i], position_value(s, me, value))
-        best = max(worst)
-        return self.rng.choice([i for i, w in enumerate(worst) if w >= best - 1e-9])
+        for row in rows:
+            worst = [min(w, v) for w, v in zip(worst, row)]
+        return worst

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import random
 from itertools import repeat
-from typing import Any
+from typing import Any, Iterator
 
 from .determinize import Determinizer
 from ..compile.compiler import OPTION, VALUE
@@ -61,10 +61,11 @@ AUTO_DEPTH = 10  # random decisions per playout before judging (STUN: stronger t
 class GreedyAgent:
     """The option with the best average heuristic value once the decider's turn has played out."""
     name = "greedy"
+    salt = _SALT
 
     def __init__(self, game_seed: int = 0, seat: int = 0, samples: int = 16, turn: int = 1, sure: float = 2.0):
         if samples < 1:
-            raise ValueError("greedy: samples must be at least 1")
+            raise ValueError(f"{self.name}: samples must be at least 1")
         if turn not in (0, 1):
             raise ValueError("greedy: turn must be 1 (play my turn out at random) or 0 (judge one decision later)")
         if sure < 0:
@@ -73,22 +74,41 @@ class GreedyAgent:
         self.turn = turn
         self.sure = sure  # stop sampling once the leader is ahead of every other option by `sure` standard errors
         self.used = 0  # samples taken, over all decisions (for benchmarks and tests)
-        self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
+        self.rng = random.Random(agent_seed(game_seed, seat) ^ self.salt)
 
     def pick(self, state: State) -> int:
         n = len(state.popts)
         if n == 1:
             return 0
+        scores = self.judge(self.rows(state), n)
+        best = max(scores)
+        return self.rng.choice([i for i, t in enumerate(scores) if t >= best - 1e-9])
+
+    def judge(self, rows: Iterator[list[float]], n: int) -> list[float]:
+        """Each option's score from the rows of values `rows` yields: their sum (the average, times the samples),
+        stopping early once the leader is settled."""
+        totals = [0.0] * n
+        stop = _Settled(n, self.sure) if self.sure else None
+        m = 0
+        for m, row in enumerate(rows, 1):
+            for i in range(n):
+                totals[i] += row[i]
+            if stop is not None and stop.add(row, totals):
+                break
+        self.used += m
+        return totals
+
+    def rows(self, state: State) -> Iterator[list[float]]:
+        """Per determinization (at most `samples` of them, drawn as they are asked for), the value for the
+        decider of each option's resulting position."""
+        n = len(state.popts)
         me = state.pplayer
         value = value_function(state.g)
-        totals = [0.0] * n
         dets = Determinizer(state, me)
         rng = self.rng
         turn = state.turn if self.turn else -1
         running = Status.RUNNING
-        stop = _Settled(n, self.sure) if self.sure else None
-        m = 0
-        for m in range(1, self.samples + 1):
+        for _ in range(self.samples):
             det = dets.sample(rng)
             # The same uniforms for every option's follow-up decisions: options are compared on like chances.
             us = [*map(_uniform, repeat(rng, _FOLLOW_UP))] if turn >= 0 else None  # = rng.random() 12 times
@@ -108,14 +128,8 @@ class GreedyAgent:
                         s.take(int(us[k] * len(s.popts)))
                         s.run()
                         k += 1
-                v = value(s, me) if s.status is running else position_value(s, me, value)
-                totals[i] += v
-                row[i] = v
-            if stop is not None and stop.add(row, totals):
-                break
-        self.used += m
-        best = max(totals)
-        return self.rng.choice([i for i, t in enumerate(totals) if t >= best - 1e-9])
+                row[i] = value(s, me) if s.status is running else position_value(s, me, value)
+            yield row
 
 
 _MIN_SAMPLES = 4  # greedy judges no option settled on fewer samples than this
