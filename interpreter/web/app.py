@@ -316,18 +316,24 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
                                  "games": list(s.games), "limits": {"lab_games": lim.lab_games,
                                                                     "choices": lim.choices}})
 
-    async def new_game(request: Request) -> Response:
+    async def open_table(request: Request, settle) -> Response:
+        """A new table in the session from the request's JSON body: `settle(body)` -> (its settings, the
+        choices to replay or None), read in a worker thread, where the table then plays up to a person's turn."""
         d = await read_json(request, lim.body)
         s = open_session(request, create=True)
         state.check_room(new_game=True)
 
         def make(stop) -> tuple[str, dict]:
-            st = parse_settings(d, specs, fresh_seed=lambda: secrets.randbelow(MAX_SEED + 1))
-            t = Table(state.game(st.spec, st.options, st.readings), st, max_choices=lim.choices, stop=stop)
+            st, choices = settle(d)
+            t = Table(state.game(st.spec, st.options, st.readings), st, choices, max_choices=lim.choices, stop=stop)
             with t.lock:
                 return state.add_game(s, t), view(t)
         gid, v = await work(request, s, make)
         return respond(request, {"id": gid, **v}, 201)
+
+    async def new_game(request: Request) -> Response:
+        return await open_table(request, lambda d: (
+            parse_settings(d, specs, fresh_seed=lambda: secrets.randbelow(MAX_SEED + 1)), None))
 
     async def list_games(request: Request) -> Response:
         s = open_session(request)
@@ -421,17 +427,7 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         return resp
 
     async def load_game(request: Request) -> Response:
-        d = await read_json(request, lim.body)
-        s = open_session(request, create=True)
-        state.check_room(new_game=True)
-
-        def make(stop) -> tuple[str, dict]:
-            st, choices = parse_save(d, specs, lim.choices, state.sealer.unseal)
-            t = Table(state.game(st.spec, st.options, st.readings), st, choices, max_choices=lim.choices, stop=stop)
-            with t.lock:
-                return state.add_game(s, t), view(t)
-        gid, v = await work(request, s, make)
-        return respond(request, {"id": gid, **v}, 201)
+        return await open_table(request, lambda d: parse_save(d, specs, lim.choices, state.sealer.unseal))
 
     async def upload_log(request: Request) -> Response:
         d = await read_json(request, lim.body)
