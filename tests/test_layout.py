@@ -119,7 +119,6 @@ CIRCLES_ALLOWED: set[frozenset[str]] = {
     frozenset({"spec.loader", "spec.variants"}),
     frozenset({"compile.codegen", "compile.compiler"}),
     frozenset({"runtime.chance", "runtime.engine", "runtime.redact"}),
-    frozenset({"lab.tune", "lab.tune_space"}),
 }
 FACE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("web.narration", "cli.narrate"),

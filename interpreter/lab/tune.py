@@ -22,7 +22,9 @@ several policies, the search runs once per policy on the same seeds, each
 policy's best variant is played under the others too, and a best variant
 that depends on who plays is flagged, as the lab flags a verdict.
 
-What may vary and the variant written back as a spec are tune_space.py's;
+Owns too the best candidate written back as a variant spec (`variant_yaml`:
+`extends:` the searched spec, setting the defaults of its options and
+readings). What may vary is tune_space.py's;
 a candidate's statistics, ranking and the Pareto set candidates.py's;
 rendering the CLI's and tune_report.py's.
 """
@@ -40,7 +42,7 @@ from . import settings as S
 from .candidates import FINISHED, Candidate, Estimate, Sums, pareto, rank, values_of
 from .runner import GameSpec, summaries_many
 from .targets import INSIDE, OUTSIDE, UNDECIDED, Target
-from .tune_space import VARY_SOURCE, Axis, combinations, label, parse_vary, variant_yaml
+from .tune_space import VARY_SOURCE, Axis, combinations, label, parse_vary
 
 __all__ = ["Axis", "Candidate", "Estimate", "Search", "TuneError", "TuneReport", "VARY_SOURCE", "parse_vary",
            "pareto", "rank", "sensitivity", "tune", "variant_yaml"]
@@ -235,6 +237,31 @@ class TuneReport:
                 "policies": [s.as_dict() for s in self.searches] if len(self.searches) > 1 else None,
                 "sensitivity": self.sensitivity, "seconds": round(self.seconds, 3),
                 "cpu_seconds": round(self.cpu_seconds, 3)}
+
+
+def variant_yaml(rep: TuneReport, c: Candidate, out_path: str) -> str:
+    """The candidate as a variant file that `extends:` the searched spec (path relative to `out_path`'s folder)."""
+    import yaml
+    from ..runtime.pipeline import load_spec
+    spec, _ = load_spec(rep.spec)
+    base = os.path.relpath(os.path.abspath(rep.spec), os.path.dirname(os.path.abspath(out_path)))
+    sets: dict[str, Any] = {"game.name": f"{spec.name} (tuned)"}
+    for name, v in c.options.items():
+        if spec.options[name].default != v:
+            sets[f"options.{name}.default"] = v
+    for name, v in c.readings.items():
+        if spec.ambiguities[name].default != v:
+            sets[f"ambiguities.{name}.default"] = v
+    lines = [f"# Written by `rulewright tune` (seed {rep.seed}, {rep.players} players, {rep.first.policy} players):",
+             f"# {c.label}: meets the targets: {c.meets} (rank {c.rank} of {len(rep.first.candidates)}).",
+             "# Each target, the mean and its interval (anytime-valid, "
+             f"{rep.level:.0%} over the targets together):"]
+    for e in c.estimates:
+        verdict = "" if e.target.objective else f": {e.verdict}"
+        lines.append(f"#   {e.target.text}: {e.target.show(e.mean)} [{e.target.show(e.lo)}, {e.target.show(e.hi)}]"
+                     f"{verdict} ({e.n} games)")
+    body = yaml.safe_dump({"extends": base, "set": sets}, sort_keys=False, allow_unicode=True)
+    return "\n".join(lines) + "\n" + body
 
 
 def _cpu() -> float:

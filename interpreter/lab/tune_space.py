@@ -1,26 +1,21 @@
-"""What `rulewright tune` may change: the varied names and their values, and a chosen variant as a spec.
+"""What `rulewright tune` may change: the varied names and their values.
 
 Owns reading `--vary` (`NAME`, `NAME=A,B,C`, `NAME=LO..HI`) against the spec's
 options and ambiguities, with positioned diagnostics (E704) over a pseudo-file
 whose line k is the k-th `--vary`; every combination of the varied values; a
-variant's label; and writing a candidate back as a variant spec (`extends:`
-the searched spec, setting the defaults of its options and readings). Only
-options and readings vary: a constant is made tunable by declaring it an
-option with the `values:` to try, which a variant file can do for a base
-(`set: options.NAME.values: [...]`). Playing and judging is tune.py's.
+variant's label. Only options and readings vary: a constant is made tunable
+by declaring it an option with the `values:` to try, which a variant file can
+do for a base (`set: options.NAME.values: [...]`). Playing and judging, and
+writing a candidate back as a variant spec (`variant_yaml`: it reads the
+search's report), are tune.py's.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, did_you_mean
-
-if TYPE_CHECKING:
-    from .candidates import Candidate
-    from .tune import TuneReport
 
 VARY_SOURCE = "--vary"  # the pseudo-file --vary diagnostics point into: line k is the k-th --vary
 
@@ -138,28 +133,3 @@ def combinations(axes: list[Axis], options: dict, readings: dict) -> list[tuple[
             (o if a.kind == "option" else r)[a.name] = v
         out.append((o, r))
     return out
-
-
-def variant_yaml(rep: TuneReport, c: Candidate, out_path: str) -> str:
-    """The candidate as a variant file that `extends:` the searched spec (path relative to `out_path`'s folder)."""
-    import yaml
-    from ..runtime.pipeline import load_spec
-    spec, _ = load_spec(rep.spec)
-    base = os.path.relpath(os.path.abspath(rep.spec), os.path.dirname(os.path.abspath(out_path)))
-    sets: dict[str, Any] = {"game.name": f"{spec.name} (tuned)"}
-    for name, v in c.options.items():
-        if spec.options[name].default != v:
-            sets[f"options.{name}.default"] = v
-    for name, v in c.readings.items():
-        if spec.ambiguities[name].default != v:
-            sets[f"ambiguities.{name}.default"] = v
-    lines = [f"# Written by `rulewright tune` (seed {rep.seed}, {rep.players} players, {rep.first.policy} players):",
-             f"# {c.label}: meets the targets: {c.meets} (rank {c.rank} of {len(rep.first.candidates)}).",
-             "# Each target, the mean and its interval (anytime-valid, "
-             f"{rep.level:.0%} over the targets together):"]
-    for e in c.estimates:
-        verdict = "" if e.target.objective else f": {e.verdict}"
-        lines.append(f"#   {e.target.text}: {e.target.show(e.mean)} [{e.target.show(e.lo)}, {e.target.show(e.hi)}]"
-                     f"{verdict} ({e.n} games)")
-    body = yaml.safe_dump({"extends": base, "set": sets}, sort_keys=False, allow_unicode=True)
-    return "\n".join(lines) + "\n" + body
