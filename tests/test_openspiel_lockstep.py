@@ -37,6 +37,7 @@ class Pairing:
     start: Callable | None = None  # (pair, game, os_state, rng, seed) -> State: a game whose setup draws as OpenSpiel did
     returns: Callable | None = None  # State -> OpenSpiel's returns, when not the winner-takes-all default
     shares: tuple = ("first seat wins", "second seat wins", "draws")  # what the outcome comparison counts
+    theirs: Callable[[int], int] = lambda a: a  # an OpenSpiel action as compared (Breakthrough: without its capture bit)
 
 
 def _number_after_colon(label: str) -> int:
@@ -99,9 +100,25 @@ def _dots_action(n: int) -> Callable[[str], int]:
     return action
 
 
+# Breakthrough: OpenSpiel numbers a move by its square (row by row from the top, a8 first), then one of six
+# directions (down left, down, down right, up left, up, up right), then whether it captures. The move
+# `a7b6` names its two squares only, so the capture bit is dropped from OpenSpiel's actions before they
+# are compared (a square and a direction name one move either way).
+_BT_DIRECTIONS = {(-1, -1): 0, (-1, 0): 1, (-1, 1): 2, (1, -1): 3, (1, 0): 4, (1, 1): 5}  # (rows up, columns right)
+
+
+def _breakthrough_action(label: str) -> int:
+    src, dst = label[:2], label[2:]
+    col, row = "abcdefgh".index(src[0]), int(src[1])
+    way = (int(dst[1]) - row, "abcdefgh".index(dst[0]) - col)
+    return (((8 - row) * 8 + col) * 6 + _BT_DIRECTIONS[way]) * 2
+
+
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
 
 PAIRS = {
+    "breakthrough": Pairing("games/breakthrough.yaml", "breakthrough", {}, _breakthrough_action, samples=200,
+                            theirs=lambda a: a & ~1),
     "kalah": Pairing("games/mancala.yaml", "mancala", {}, _number_after_colon),
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _dots_action(2)),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
@@ -161,10 +178,10 @@ def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
         d = st.decision()
         assert d.player == os_state.current_player(), f"seed {seed} step {steps}: player to move differs"
         mine = [pair.action_of(lab) for lab in d.labels]
-        theirs = list(os_state.legal_actions())
+        theirs = [pair.theirs(a) for a in os_state.legal_actions()]
         assert mine == theirs, f"seed {seed} step {steps}: legal actions differ\n  rulewright {mine}\n  openspiel  {theirs}"
         i = rng.randrange(len(mine))
-        os_state.apply_action(theirs[i])
+        os_state.apply_action(os_state.legal_actions()[i])
         if pair.die_of:  # the dice OpenSpiel rolls next are the ones Rulewright rolls next
             st.scripted = _chance(pair, os_state, rng)
         st.apply(i)

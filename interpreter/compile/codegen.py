@@ -192,6 +192,8 @@ class PyGen:
             return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
         if kind == "board":  # the board's geometry (interpreter/lang/boards.py), from the compiler's table
             return self.k(self.comp.boards[e.ref[1]])
+        if kind == "cellname" and e.id in self.comp.boards[e.ref[1]].named:  # `a8`: the cell itself
+            return self.k(self.comp.boards[e.ref[1]].named[e.id])
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:

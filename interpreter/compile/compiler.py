@@ -248,6 +248,14 @@ class Compiler:
         if kind == "board":
             board = self.boards[e.ref[1]]
             return lambda st, L: board
+        if kind == "cellname":  # a cell named as on the diagram (`a8`); a smaller board (options) may lack it
+            board = self.boards[e.ref[1]]
+            x = board.named.get(e.id)
+            if x is None:
+                def off(st, L):
+                    raise RuleError(f"cell {e.id} is off the board: {board.name} has {board.sizes()}")
+                return off
+            return lambda st, L: x
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:

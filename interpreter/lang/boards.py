@@ -4,7 +4,9 @@ Owns the whole concept, so that the checker and the compilers only hook in:
 - the declaration: `grid: {rows: 6, columns: 7}`, each size a number (1 to 26) or an expression of
   game options (`option.size + 1`), folded here without evaluating spec text as Python;
 - cell names: column letter and row number, `a1` the top left cell (row 1 is the top row, as a page
-  is read; "down" goes to higher rows), so logs and option labels read like a rulebook's diagram;
+  is read; "down" goes to higher rows), or with `origin: bottom` the bottom left one (chess and
+  checkers notation), so logs and option labels read like a rulebook's diagram;
+- each seat's forward direction (`forward: [down, up]`, read as `forward(board, p)`);
 - the run-time geometry (`Board`, `Cell`): the cells row by row, with each cell's steps in the eight
   directions precomputed, so neighbours and lines never produce a cell off the board;
 - the board builtins (`cells`, `cell`, `on_board`, `neighbours`, `diagonals`, `step`, `can_step`,
@@ -20,6 +22,7 @@ observation for learning agents (boards are ordinary variable slots, observed li
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Iterator
 
 from . import nodes as N
@@ -101,7 +104,8 @@ def largest(size: Any, spec_options: dict, constants: dict[str, Any]) -> int:
 
 # -- run time --------------------------------------------------------------------------------------
 class Cell:
-    """One cell of one board: shown as its name (`c3`); equal only to the same cell of the same board."""
+    """One cell of one board: shown as its name (`c3`); equal only to the same cell of the same board.
+    `row` is the row as the board numbers it (from the bottom on a board with `origin: bottom`)."""
     __slots__ = ("board", "row", "column", "name", "index", "_hash")
 
     def __init__(self, board: "Board", row: int, column: int, index: int):
@@ -126,15 +130,23 @@ class Cell:
 
 
 class Board:
-    """A board as one game (its options) has it: every cell made once, steps precomputed."""
+    """A board as one game (its options) has it: every cell made once, steps precomputed.
 
-    def __init__(self, name: str, label: str, rows: int, columns: int, order: int):
+    The cells are made in reading order, the top row of the diagram first; `origin: bottom` only numbers
+    the rows from the bottom (chess's and checkers' notation), so directions stay as the diagram is drawn.
+    `forward` is each seat's forward direction (`forward: [down, up]`), empty when the board has none."""
+
+    def __init__(self, name: str, label: str, rows: int, columns: int, order: int, origin: str = "top",
+                 forward: tuple[str, ...] = ()):
         self.name, self.label, self.rows, self.columns, self.order = name, label, rows, columns, order
-        self.cells = tuple(Cell(self, r, c, i) for i, (r, c) in
+        self.origin, self.forward = origin, tuple(forward)
+        shown = (lambda r: r) if origin == "top" else (lambda r: rows + 1 - r)  # a row of the diagram as numbered
+        self.cells = tuple(Cell(self, shown(r), c, i) for i, (r, c) in
                            enumerate((r, c) for r in range(1, rows + 1) for c in range(1, columns + 1)))
         self.at = {(x.row, x.column): x for x in self.cells}
         self.named = {x.name: x for x in self.cells}
-        self.steps = {d: tuple(self.at.get((x.row + dr, x.column + dc)) for x in self.cells)
+        drawn = {(shown(x.row), x.column): x for x in self.cells}  # the diagram's rows, top first
+        self.steps = {d: tuple(drawn.get((shown(x.row) + dr, x.column + dc)) for x in self.cells)
                       for d, (dr, dc) in DIRECTIONS.items()}
         self.orthogonal = tuple(tuple(y for d in ORTHOGONAL if (y := self.steps[d][x.index]) is not None)
                                 for x in self.cells)
@@ -160,7 +172,8 @@ def boards_for(spec: Any, options: dict[str, Any]) -> dict[str, Board]:
     for i, b in enumerate(spec.boards.values()):
         rows = size_of(b.rows, options, spec.constants) or 1
         columns = size_of(b.columns, options, spec.constants) or 1
-        out[b.name] = Board(b.name, b.label, max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, columns)), i)
+        out[b.name] = Board(b.name, b.label, max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, columns)), i,
+                            b.origin, b.forward)
     return out
 
 
@@ -227,6 +240,16 @@ def step_at(steps: tuple, x: Cell, d: str) -> Cell:
     return y
 
 
+def forward_of(board: Board, seat: int) -> str:
+    """The direction a seat (from 0) plays forward on a board (`forward: [down, up]`)."""
+    if not board.forward:
+        raise RuleError(f"board '{board.name}' gives no forward direction (`forward:` in its declaration)")
+    if seat >= len(board.forward):
+        raise RuleError(f"board '{board.name}' gives a forward direction for {len(board.forward)} seat(s), "
+                        f"not for seat {seat + 1}")
+    return board.forward[seat]
+
+
 def slot_row(board: Board, table: dict) -> tuple:
     """A `cells:` variable's slots by cell index (generated code reads `row[c.index]`)."""
     return tuple(table[c] for c in board.cells)
@@ -250,7 +273,7 @@ def codegen_call(gen: Any, name: str, args: list) -> str | None:
 CODEGEN = {"cells": ("_b_cells", cells_of), "cell": ("_b_cell", cell_of), "on_board": ("_b_on_board", on_board_of),
            "neighbours": ("_b_neighbours", neighbours_of), "diagonals": ("_b_diagonals", diagonals_of),
            "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of),
-           "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
+           "forward": ("_b_forward", forward_of), "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
 
 
 def _b_cells(a, t, p):
@@ -288,6 +311,11 @@ def _b_can_step(a, t, p):
     return lambda st, L: can_step_of(x(st, L), d(st, L))
 
 
+def _b_forward(a, t, p):
+    board, who = a
+    return lambda st, L: forward_of(board(st, L), who(st, L))
+
+
 def _b_line(a, t, p):
     x, d = a[0], a[1]
     if len(a) == 3:
@@ -302,7 +330,8 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "Every cell of a board, row by row from the top row, each row from column a.",
             "count(cells(grid))", _b_cells),
     Builtin("cell", (T.BOARD, T.INT, T.INT), lambda ts: T.CELL,
-            "The cell of a board at a row and a column, both counted from 1 (row 1 is the top row); a cell "
+            "The cell of a board at a row and a column, both counted from 1 (row 1 is the top row, or the bottom "
+            "one on a board with `origin: bottom`); a cell "
             "off the board is a check error when `check` can see it, a rule error otherwise.",
             "cell(grid, 1, 3)", _b_cell),
     Builtin("on_board", (T.BOARD, T.INT, T.INT), lambda ts: T.BOOL,
@@ -323,6 +352,10 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "without one, to the edge: it stops at the edge, so four in a row is "
             "`count([x in line(c, \"right\", 4) where mine[x]]) == 4`.",
             'line(cell(grid, 1, 1), "down right", 3)', _b_line, min_args=2),
+    Builtin("forward", (T.BOARD, T.PLAYER), lambda ts: T.STR,
+            "The direction a player plays forward on a board, from its `forward:` list (seat 1 first): "
+            "`step(c, forward(grid, me))`; a diagonal forward is `forward(grid, me) + \" left\"`.",
+            'forward(grid, me) == "down"', _b_forward),
 ]}
 
 _builtins.BUILTINS.update(BOARD_BUILTINS)
@@ -335,7 +368,8 @@ def describe(spec: Any) -> list[str]:
         sides = [str(x) if isinstance(x, int) else (x.text.value if x is not None else "?")
                  for x in (b.rows, b.columns)]
         held = [f"`{kv.name}` ({kv.label})" for kvs in spec.keyed.values() for kv in kvs.values() if kv.board == b.name]
-        out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the top left cell"
+        corner = "bottom" if b.origin == "bottom" else "top"
+        out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the {corner} left cell"
                    + (f"; each cell holds {', '.join(held)}" if held else "") + (f". \"{b.rule}\"" if b.rule else "."))
     return out
 
@@ -353,7 +387,7 @@ def board_of(e: Any, spec: Any = None, code: Any = None, depth: int = 0) -> str 
     if depth > 20:  # `let c = step(c, "up")` binds c from itself: stop following
         return None
     depth += 1
-    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[:1] == ("board",):
+    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[:1] in (("board",), ("cellname",)):
         return e.ref[1]
     if isinstance(e, N.Call) and e.func in BOARD_BUILTINS and e.args and isinstance(e.ref, tuple) \
             and e.ref[0] == "builtin":
@@ -388,8 +422,26 @@ def _binder(slot: int, spec: Any, code: Any) -> Any:
     return None
 
 
+_CELL_NAME = re.compile(r"([a-z])([1-9][0-9]?)")
+
+
+def cell_literal(spec: Any, name: str) -> tuple[str, int, int] | None:
+    """(board, row, column) of a cell named in rule text as on the diagram (`a8`): only on a spec with one
+    board, whose largest size has that cell, and only where the name means nothing else (the checker asks last)."""
+    m = _CELL_NAME.fullmatch(name)
+    if m is None or len(spec.boards) != 1:
+        return None
+    b = next(iter(spec.boards.values()))
+    row, column = int(m.group(2)), COLUMN_NAMES.index(m.group(1)) + 1
+    if row > largest(b.rows, spec.options, spec.constants) or column > largest(b.columns, spec.options, spec.constants):
+        return None
+    return b.name, row, column
+
+
 def static_cell(e: Any, spec: Any) -> tuple[str, int, int] | None:
-    """(board, row, column) of a cell `check` can see: `cell(b, 1, 2)`, and steps from one."""
+    """(board, row, column) of a cell `check` can see: `cell(b, 1, 2)`, `a8`, and steps from one."""
+    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[0] == "cellname":
+        return cell_literal(spec, e.id)
     if not isinstance(e, N.Call) or not isinstance(e.ref, tuple) or e.ref[0] != "builtin":
         return None
     if e.func == "cell" and len(e.args) == 3:
@@ -401,6 +453,8 @@ def static_cell(e: Any, spec: Any) -> tuple[str, int, int] | None:
         if base is None:
             return None
         dr, dc = DIRECTIONS[e.args[1].value]
+        if base[0] in spec.boards and spec.boards[base[0]].origin == "bottom":
+            dr = -dr  # rows are numbered from the bottom: "up" goes to higher rows
         return base[0], base[1] + dr, base[2] + dc
     return None
 
@@ -413,6 +467,11 @@ def check_call(ck: Any, e: N.Call, code: Any) -> None:
         from ..spec.diagnostics import did_you_mean
         ck.error("E472", f"'{e.args[1].value}' is not a direction", code, e.args[1].pos,
                  hint=did_you_mean(e.args[1].value, list(DIRECTIONS)) or f"directions: {_DIRS}")
+    if e.func == "forward" and e.args:
+        b = board_of(e.args[0])
+        if b in spec.boards and not spec.boards[b].forward:
+            ck.error("E475", f"board '{b}' gives no forward direction", code, e.pos,
+                     hint=f"declare each seat's direction on the board: `{b}: {{..., forward: [down, up]}}`")
     if e.func in ("cell", "step"):
         at = static_cell(e, spec)
         if at is None or at[0] not in spec.boards:
@@ -449,6 +508,10 @@ def check_decls(ck: Any) -> None:
                 or b.name in s.constants or b.name in s.vars["global"] or b.name in s.keyed["global"]:
             ck.error("E416", f"'{b.name}' is already the name of something in the game; a board needs its own",
                      b.span, hint="pick another name for the board")
+        if b.forward and len(b.forward) < s.max_players:
+            ck.error("E475", f"board '{b.name}' gives a forward direction for {len(b.forward)} seat(s), but the "
+                     f"game has up to {s.max_players} players", s.doc.span(("boards", b.name, "forward")),
+                     hint="give one direction per seat, seat 1 first: `forward: [down, up]`")
         for side in ("rows", "columns"):
             size = getattr(b, side)
             if isinstance(size, int):

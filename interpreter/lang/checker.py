@@ -725,6 +725,10 @@ class Checker:
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
+        at = boards.cell_literal(s, e.id)
+        if at is not None:  # a cell named as on the diagram: `piece[a8]`
+            e.ref = ("cellname", at[0])
+            return T.CELL
         cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones) + list(s.boards)
         hint = did_you_mean(e.id, cands)
         if hint is None and any(e.id in vals for vals in self.prop_values.values()):
@@ -1032,6 +1036,8 @@ class Checker:
                 self.error("E431", f"cannot join {word(lt)} and {word(rt)}", code, e.pos)
                 return T.ANY
             return l2
+        if op == "+" and lt is T.STR and rt is T.STR:  # texts joined: `forward(grid, me) + " left"`
+            return T.STR
         self.expect_type(code, lt, T.INT, e.left, op)
         self.expect_type(code, rt, T.INT, e.right, op)
         return T.INT

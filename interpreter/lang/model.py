@@ -104,6 +104,8 @@ class BoardDef:
     columns: Any
     rule: str | None
     span: Span | None
+    origin: str = "top"  # `origin: bottom`: rows are numbered from the bottom row, as chess and checkers do
+    forward: tuple[str, ...] = ()  # each seat's forward direction (`forward: [down, up]`)
 
 
 @dataclass(slots=True)
@@ -387,7 +389,8 @@ class _Builder:
         boards_ = {name: BoardDef(name, b.get("label", name), *(b[k] if isinstance(b[k], int) else
                                                                 self.code(("boards", name, k), "condition")
                                                                 for k in ("rows", "columns")),
-                                  b.get("rule"), self.span("boards", name, key=True))
+                                  b.get("rule"), self.span("boards", name, key=True), b.get("origin", "top"),
+                                  tuple(b.get("forward") or ()))
                    for name, b in (d.get("boards") or {}).items()}
         vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
         keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
