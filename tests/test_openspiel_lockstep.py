@@ -9,6 +9,7 @@ Then each engine plays its own independent random games and the outcome shares a
 from __future__ import annotations
 
 import math
+import re
 import random
 from dataclasses import dataclass
 from typing import Callable
@@ -325,3 +326,112 @@ def test_goofspiel_outcome_shares_agree_with_openspiel():
     for a, b, what in zip(_share(ours), _share(theirs), ("first seat wins", "second seat wins", "ties")):
         se = math.sqrt(max(a * (1 - a) + b * (1 - b), 1e-9) / n)
         assert abs(a - b) <= 4 * se + 1e-9, f"{what}: Rulewright {a:.3f}, OpenSpiel {b:.3f} (4 SE = {4 * se:.3f})"
+
+
+# ---- Backgammon: a move of OpenSpiel is two checker moves of Rulewright, compared by position ---------------
+# OpenSpiel's `backgammon` plays a roll as one action of two checker moves (a double as two such actions),
+# numbers its actions by the moves' points and dice, and lists a move twice when two dice give the same
+# position. Rulewright asks one decision per checker moved (its point and its die). So the engines are
+# compared by what they allow, not by action ids: at every OpenSpiel decision the positions its legal
+# actions lead to must be exactly the positions one or two Rulewright moves of that player lead to; then
+# one OpenSpiel action is played at random, and Rulewright plays the moves that reach the same position.
+# Dice: OpenSpiel's chance outcomes (the opening roll, then a roll per turn) are scripted into Rulewright's
+# `roll`/`dice`; a turn with no move is OpenSpiel's `Pass` and passes by itself in Rulewright.
+
+BG_GAMES = 4  # lockstep games (each step compares every reachable position, so they are slow-ish)
+
+
+def _bg_theirs(s) -> tuple:
+    """OpenSpiel's position as each player's checkers on their own points 0 (off) to 25 (the bar)."""
+    text = str(s)
+    bar = text.split("Bar:")[1].split("\n")[0]
+    off = [int(x) for x in re.search(r"Scores, X: (\d+), O: (\d+)", text).groups()]
+    out = []
+    for p in range(2):
+        men = [0] * 26
+        for i in range(24):
+            men[24 - i if p == 0 else i + 1] = s.board(p, i)
+        men[25], men[0] = bar.count("xo"[p]), off[p]
+        out.append(tuple(men))
+    return tuple(out)
+
+
+def _bg_ours(st, slots: list[int]) -> tuple:
+    return tuple(tuple(st.pvars[k][p] for k in slots) for p in range(2))
+
+
+def _bg_reachable(st, slots: list[int], player: int) -> dict[tuple, list[int]]:
+    """Every position one or two moves of `player` reach from here (a move that ends the turn stops there),
+    with the choices that reach it."""
+    out: dict[tuple, list[int]] = {}
+    turn = st.turn
+
+    def walk(s, path):
+        if len(path) == 2 or s.status is not Status.RUNNING or s.turn != turn:
+            out.setdefault(_bg_ours(s, slots), path)
+            return
+        for i in range(len(s.decision().labels)):
+            child = s.clone()
+            child.apply(i)
+            walk(child, path + [i])
+    walk(st, [])
+    return out
+
+
+def _bg_chance(os_state, rng: random.Random) -> list[int]:
+    """OpenSpiel's chance nodes and forced passes up to the next real decision; the dice they rolled."""
+    dice = []
+    while not os_state.is_terminal():
+        if os_state.is_chance_node():
+            outcome = rng.choice([a for a, _p in os_state.chance_outcomes()])
+            dice += [int(x) for x in os_state.action_to_string(outcome).split("roll: ")[1].rstrip(")")]
+            os_state.apply_action(outcome)
+        elif [os_state.action_to_string(a) for a in os_state.legal_actions()] == ["Pass"]:
+            os_state.apply_action(os_state.legal_actions()[0])
+        else:
+            break
+    return dice
+
+
+def _backgammon_lockstep(game: Game, seed: int) -> int:
+    rng = random.Random(seed)
+    os_state = pyspiel.load_game("backgammon").new_initial_state()
+    opening = rng.choice([a for a, _p in os_state.chance_outcomes()])
+    said = os_state.action_to_string(opening)  # "chance outcome 0 X starts, (roll: 12)"
+    lo, hi = sorted(int(x) for x in said.split("roll: ")[1].rstrip(")"))
+    first = [hi, lo] if "X starts" in said else [lo, hi]  # seat 1 (X) rolls first; the higher die starts
+    os_state.apply_action(opening)
+    later = _bg_chance(os_state, rng)
+    st = game.new_game(2, seed, hook=lambda s: None, prepare=lambda s: setattr(s, "scripted", first + later))
+    slots = [game.spec.vars["player"][f"men[{k}]"].index for k in range(26)]
+    steps = 0
+    while not os_state.is_terminal():
+        player = os_state.current_player()
+        assert st.status is Status.RUNNING and st.decision().player == player, f"seed {seed} step {steps}"
+        theirs = {}
+        for a in os_state.legal_actions():
+            child = os_state.clone()
+            child.apply_action(a)
+            theirs.setdefault(_bg_theirs(child), a)
+        mine = _bg_reachable(st, slots, player)
+        assert set(mine) == set(theirs), (
+            f"seed {seed} step {steps}: positions differ\n  only Rulewright: {sorted(set(mine) - set(theirs))[:3]}"
+            f"\n  only OpenSpiel: {sorted(set(theirs) - set(mine))[:3]}")
+        os_state.apply_action(rng.choice(os_state.legal_actions()))
+        target = _bg_theirs(os_state)
+        st.scripted = _bg_chance(os_state, rng)
+        for i in mine[target]:
+            st.apply(i)
+        assert not st.scripted, f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
+        assert _bg_ours(st, slots) == _bg_theirs(os_state), f"seed {seed} step {steps}: positions differ after the move"
+        steps += 1
+    assert st.status is Status.FINISHED, st.reason
+    assert _returns(st) == list(os_state.returns()), f"seed {seed}: results differ"
+    return steps
+
+
+def test_backgammon_positions_in_lockstep_with_openspiel():
+    spec, _ = api.load_spec("games/backgammon.yaml")
+    game = Game(spec)
+    steps = [_backgammon_lockstep(game, seed) for seed in range(BG_GAMES)]
+    assert min(steps) >= 20
