@@ -162,7 +162,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate))), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate, N.Quantifier))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -333,13 +333,25 @@ class PyGen:
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
 
-    def x_Filter(self, e: N.Filter) -> str:
+    def x_Filter(self, e: N.Filter) -> str | None:
+        if e.stop:
+            return None  # `[x in coll while cond]`: the closure version stops at the first failure
         coll = self.coll(e.coll)
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         cond = self.expr(e.cond)
         self.local_names.pop()
         return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_Quantifier(self, e: N.Quantifier) -> str:
+        coll = self.coll(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        cond = self.expr(e.cond)
+        self.local_names.pop()
+        if e.func == "any":
+            return f"any({cond} for {v} in {coll})"  # a generator: stops at the first witness
+        return f"all({cond} for {v} in {coll})"
 
     def x_LetIn(self, e: N.LetIn) -> str:
         v = self.fresh("v")
@@ -417,7 +429,7 @@ class PyGen:
                 and (e.op, c) in ((">", 0), (">=", 1), ("!=", 0), ("==", 0))):
             return None
         f = e.left.args[0]
-        if not (isinstance(f, N.Filter) and _is_players(f.coll) and isinstance(f.cond, N.Binary)
+        if not (isinstance(f, N.Filter) and not f.stop and _is_players(f.coll) and isinstance(f.cond, N.Binary)
                 and f.cond.op in (">=", ">", "<=", "<", "==")):
             return None
         v, x = f.cond.left, f.cond.right
@@ -1096,7 +1108,7 @@ class PyGen:
 
     def _loop(self, var: str, coll: N.Expr) -> list[str]:
         """`for var in coll:` with a filter's condition as an `if` inside (no list is built)."""
-        if not isinstance(coll, N.Filter):
+        if not isinstance(coll, N.Filter) or coll.stop:
             return [f"for {var} in {self.coll(coll)}:"]
         self.local_names.append({coll.slot: var})
         cond = self.expr(coll.cond)
@@ -1384,7 +1396,7 @@ def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?$|^-?[0-9]+$")
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,
-                  "range": range, "type": type, "int": int, "Exception": Exception}
+                  "range": range, "type": type, "int": int, "Exception": Exception, "any": any, "all": all}
 
 
 def _nc():

@@ -337,6 +337,16 @@ class Compiler:
 
     def x_Filter(self, e: N.Filter) -> Fn:
         coll, cond, slot = self.ccoll(e.coll), self.cexpr(e.cond), e.slot
+        if e.stop:  # `[x in coll while cond]`: up to the first element that fails
+            def take(st, L):
+                out = []
+                for x in coll(st, L):
+                    L[slot] = x
+                    if not cond(st, L):
+                        break
+                    out.append(x)
+                return out
+            return take
 
         def filt(st, L):
             out = []
@@ -346,6 +356,17 @@ class Compiler:
                     out.append(x)
             return out
         return filt
+
+    def x_Quantifier(self, e: N.Quantifier) -> Fn:
+        coll, cond, slot, want = self.ccoll(e.coll), self.cexpr(e.cond), e.slot, e.func == "any"
+
+        def quantifier(st, L):
+            for x in coll(st, L):
+                L[slot] = x
+                if bool(cond(st, L)) is want:
+                    return want  # the first witness (any) or counter-example (all) decides
+            return not want
+        return quantifier
 
     def x_LetIn(self, e: N.LetIn) -> Fn:
         value, body, slot = self.cexpr(e.value), self.cexpr(e.body), e.slot

@@ -408,7 +408,7 @@ def _binder(slot: int, spec: Any, code: Any) -> Any:
     for n in N.walk(code.ast) if code.ast is not None else ():
         if getattr(n, "slot", None) != slot:
             continue
-        if isinstance(n, (N.Filter, N.MapList, N.ForEach)):
+        if isinstance(n, (N.Filter, N.MapList, N.ForEach, N.Quantifier)):
             return n.coll
         if isinstance(n, (N.Let, N.LetIn)):
             return n.value

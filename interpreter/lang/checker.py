@@ -33,6 +33,7 @@ def _value_type(v: Any) -> T:
 
 
 AGGREGATES = ("sum", "highest", "lowest", "best", "worst")  # `NAME x in list by/of value`
+QUANTIFIERS = ("any", "all")  # `NAME x in list where condition`
 
 
 class _Scope:
@@ -871,6 +872,9 @@ class Checker:
             if e.func in s.procedures:
                 self.error("E425", f"procedure '{e.func}' gives no value", code, e.func_pos,
                            hint="call it as a statement on its own line")
+            elif e.func in QUANTIFIERS:
+                self.error("E403", f"`{e.func}` is not called like a function", code, e.func_pos,
+                           hint=f"`{e.func} x in list where condition`, e.g. `{e.func} c in me.hand where c.points > 0`")
             else:
                 self.error("E403", f"unknown function '{e.func}'", code, e.func_pos,
                            hint=did_you_mean(e.func, list(BUILTINS) + list(s.functions)))
@@ -987,9 +991,27 @@ class Checker:
             return T.ANY
         return LIST_OF[vt]
 
+    def e_Quantifier(self, e: N.Quantifier, code, sc) -> T:
+        """`any c in cells(grid) where disc[c] == 0`, `all c in me.hand where c.red` (E460 for another word)."""
+        if e.func not in QUANTIFIERS:
+            self.error("E460", f"'{e.func} {e.var} in ... where ...' is not `any` or `all`", code, e.func_pos,
+                       hint=did_you_mean(e.func, QUANTIFIERS + AGGREGATES) or
+                       "`any x in list where condition` or `all x in list where condition`; an aggregate "
+                       "ends with `by` or `of` and a value")
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, f"{e.func} ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        sc.frames.pop()
+        return T.BOOL
+
     def e_Aggregate(self, e: N.Aggregate, code, sc) -> T:
         """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value` (E460 for another word)."""
-        if e.func not in AGGREGATES:
+        if e.func in QUANTIFIERS:
+            self.error("E460", f"`{e.func}` ends with its condition: no `by` or `of`", code, e.func_pos,
+                       hint=f"`{e.func} {e.var} in ... where condition`")
+        elif e.func not in AGGREGATES:
             self.error("E460", f"'{e.func} {e.var} in ...' is not an aggregate", code, e.func_pos,
                        hint=did_you_mean(e.func, AGGREGATES) or f"one of: {', '.join(AGGREGATES)}")
         ct = self.expr(e.coll, code, sc)
