@@ -258,8 +258,6 @@ SPEC_ERRORS = [
      "E415", ("    pot:", "pot"), "variable 'pot': min is more than max"),
     ("zone_named_like_builtin", "  discard: {owner: shared}", "  discard: {owner: shared}\n  others: {owner: shared}",
      "E416", ("  others:", "others"), "'others' is a built-in name and cannot name a zone"),
-    ("procedure_named_like_builtin", "procedures:\n", "procedures:\n  count:\n    do: pass\n", "E416",
-     ("  count:\n    do", "count"), "'count' is a built-in name and cannot name a procedure"),
     ("procedure_and_function", "functions:\n", "functions:\n  take:\n    value: 1\n", "E416",
      ("  take:\n    value", "take"), "'take' is both a procedure and a function"),
     ("score_not_a_player_variable", "  score: score\n", "  score: pot\n", "E417", ("score: pot", "pot"),

@@ -504,7 +504,9 @@ def check_decls(ck: Any) -> None:
     s = ck.spec
     from .builtins import BUILTINS, NAMESPACES, SPECIAL_NAMES
     for b in s.boards.values():
-        if b.name in BUILTINS or b.name in SPECIAL_NAMES or b.name in NAMESPACES or b.name in s.zones \
+        if b.name in BUILTINS and b.name not in SPECIAL_NAMES:
+            ck.shadows(b.name, "board", b.span)
+        elif b.name in SPECIAL_NAMES or b.name in NAMESPACES or b.name in s.zones \
                 or b.name in s.constants or b.name in s.vars["global"] or b.name in s.keyed["global"]:
             ck.error("E416", f"'{b.name}' is already the name of something in the game; a board needs its own",
                      b.span, hint="pick another name for the board")

@@ -254,7 +254,9 @@ class Checker:
                                s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
         for n in s.constants:
-            if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS or n in s.zones \
+            if n in BUILTINS and n not in SPECIAL_NAMES:
+                self.shadows(n, "constant", s.doc.span(("constants", n), key=True))
+            elif n in SPECIAL_NAMES or n in NAMESPACES or n in STATEMENT_WORDS or n in s.zones \
                     or n in s.vars["global"] or n in s.keyed["global"] or n in s.functions or n in s.procedures:
                 self.error("E416", f"'{n}' is already the name of something in the game; a constant needs its own",
                            s.doc.span(("constants", n), key=True), hint="pick another name")
@@ -264,9 +266,11 @@ class Checker:
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
                     pass
-                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS:
+                if n in SPECIAL_NAMES or n in NAMESPACES or n in STATEMENT_WORDS:
                     self.error("E416", f"'{n}' is a built-in name and cannot name a {kind}", table[n].span,
                                hint="pick another name")
+                elif n in BUILTINS:
+                    self.shadows(n, kind, table[n].span)
                 names[n] = kind
         for n in s.procedures:
             if n in s.functions:
@@ -295,6 +299,17 @@ class Checker:
         ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
+
+    def shadows(self, name: str, kind: str, span: Span | None) -> None:
+        """A name the spec gives that a builtin also has: the spec's meaning wins, as a name defined in a
+        Python module hides a builtin of that name, so a spec keeps working when the language adds one."""
+        use = {"procedure": "a statement `NAME(...)` calls the procedure; in an expression the builtin is called",
+               "function": "every call is to the spec's function", "zone": "the name is the zone; a call is the builtin",
+               "global variable": "the name is the variable; a call is the builtin",
+               "constant": "the name is the constant; a call is the builtin",
+               "board": "the name is the board; a call is the builtin"}[kind]
+        self.warn("W420", f"'{name}' is also a builtin; the spec's {kind} hides it here", span,
+                  hint=f"{use.replace('NAME', name)}; rename the {kind} to reach the builtin everywhere")
 
     def lab_settings(self) -> None:
         """The `lab:` section: margins for measures that exist, with values that read as margins."""
