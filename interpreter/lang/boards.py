@@ -92,7 +92,12 @@ def option_settings(spec_options: dict, size: Any) -> Iterator[dict[str, Any]]:
 
 def _field(option: Any, name: str) -> Any:
     """An option's `values`/`default`, from its OptionDef or (while the model is built) its YAML."""
-    return option.get(name) if isinstance(option, dict) else getattr(option, name)
+    if isinstance(option, dict):
+        if name == "values":
+            from .model import option_values
+            return option_values(option.get("values"))
+        return option.get(name)
+    return getattr(option, name)
 
 
 def largest(size: Any, spec_options: dict, constants: dict[str, Any]) -> int:

@@ -197,6 +197,12 @@ class Checker:
                            s.doc.span(("components", "cards", c.name, "in")),
                            hint=did_you_mean(c.zone, cands) or f"zones: {', '.join(cands)}")
         for o in s.options.values():
+            raw = ((s.doc.data.get("options") or {}).get(o.name) or {}).get("values")
+            if isinstance(raw, dict) and (not o.values or raw["to"] > o.values[-1] + raw.get("step", 1) - 1):
+                self.error("E413", f"option '{o.name}': values from {raw['from']} to {raw['to']} are "
+                           f"{'no' if not o.values else 'more than 1,000'} values", s.doc.span(("options", o.name, "values")),
+                           hint="`to` is the last value and not below `from`; at most 1,000 values")
+                continue
             if o.default not in o.values:
                 self.error("E413", f"option '{o.name}': default {o.default!r} is not one of its values",
                            s.doc.span(("options", o.name, "default")))
@@ -293,10 +299,17 @@ class Checker:
             self.error("E446", "flow.turn is missing: a phase without its own `turn:` plays flow.turn",
                        s.doc.span(("flow",), key=True),
                        hint="give flow.turn, or a `turn:` in every phase")
-        for ph in s.phases:
-            if ph.until is None:
-                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop)", ph.span)
         ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
+        for i, ph in enumerate(s.phases):
+            # A phase without `until:` plays turns until the game ends: fine for the last phase of a game
+            # that `end.when` or an `end game` ends; the phases after one would never be played.
+            if ph.until is None and i < len(s.phases) - 1:
+                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop): without it the "
+                           f"phases after it are never played", ph.span,
+                           hint="give `until:` a condition, or make it the last phase")
+            elif ph.until is None and s.end_when is None and not ends:
+                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop), or the game "
+                           f"`end.when` or an `end game`", ph.span)
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
 

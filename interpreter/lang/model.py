@@ -76,6 +76,18 @@ class VarDef:
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
+MAX_OPTION_VALUES = 1_000  # values of one option given as a range (`values: {from: 2, to: 10}`)
+
+
+def option_values(raw: Any) -> list[Any]:
+    """An option's `values` as a list: listed one by one, or a range `{from: 2, to: 10, step: 2}`, both ends
+    included (cut at MAX_OPTION_VALUES: the checker says so, E413). Reads the YAML data without changing it."""
+    if isinstance(raw, dict):
+        lo, hi, step = raw.get("from"), raw.get("to"), raw.get("step", 1)
+        if not all(type(x) is int for x in (lo, hi, step)) or step < 1:
+            return []
+        return list(range(lo, min(hi, lo + (MAX_OPTION_VALUES - 1) * step) + 1, step))
+    return list(raw or [])
 
 
 @dataclass(slots=True)
@@ -335,7 +347,7 @@ class _Builder:
         """A count expression as (players, options) -> count, and the largest count it gives (0 when it
         cannot be worked out: the checker says why, E461)."""
         d = self.doc.data
-        opts = {n: list(o.get("values") or []) for n, o in (d.get("options") or {}).items()}
+        opts = {n: option_values(o.get("values")) for n, o in (d.get("options") or {}).items()}
         defaults = {n: o.get("default") for n, o in (d.get("options") or {}).items()}
         constants = dict(d.get("constants") or {})
         if code is None or code.ast is None:
@@ -423,7 +435,7 @@ class _Builder:
                                                           v.get("max"), bool(v.get("clamp", False)),
                                                           f"{label} ({k})", i, span, key=k, values=v.get("values"))
                     i += 1
-        options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
+        options = {name: OptionDef(name, o.get("label", name), option_values(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
                    for name, o in (d.get("options") or {}).items()}
         ambiguities = {name: Ambiguity(name, a["quote"], a.get("where"), dict(a["interpretations"]), a["default"],

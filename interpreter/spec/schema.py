@@ -111,6 +111,12 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E205", f"'{bad}' is not a valid name", doc.span(path + (bad,), key=True),
                          hint="names use letters, digits and '_' and do not start with a digit")
         return
+    if kw in ("oneOf", "anyOf") and err.context:
+        # One of several forms: say what is wrong with the form the value comes closest to (the deepest
+        # complaint: `keys: [on, off]` is a list whose items YAML read as true/false, not a range).
+        best = max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+        yield from _translate(doc, best, tuple(best.absolute_path))
+        return
     msg = err.message if len(err.message) <= 200 else err.message[:197] + "..."
     yield Diagnostic("E200", f"{where}: {msg}", doc.span(path))
 
