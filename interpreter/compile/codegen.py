@@ -404,7 +404,7 @@ class PyGen:
                 if fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
                     return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
-        if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
+        if op == "+" and (e.left.ty in (T.ZONE, T.CELLS) + _COLL_TYPES or e.ty in (T.CELLS,) + _COLL_TYPES):
             return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
         if op == "*":
             # A count times a modest constant cannot grow past the limit: a plain product.

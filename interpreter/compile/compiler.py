@@ -425,7 +425,8 @@ class Compiler:
             return lambda st, L: a(st, L) and b(st, L)
         if op == "or":
             return lambda st, L: a(st, L) or b(st, L)
-        if op == "+" and e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS):
+        if op == "+" and (e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS, T.CELLS) or
+                          e.ty in (T.CARDS, T.PLAYERS, T.STRS, T.INTS, T.CELLS)):  # `[] + [c]` too
             la, lb = self.ccoll(e.left), self.ccoll(e.right)
             return lambda st, L: join(la(st, L), lb(st, L))
         if op == "*":

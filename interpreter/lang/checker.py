@@ -472,10 +472,20 @@ class Checker:
             slot, old = found
             if old != ty and T.ANY not in (old, ty):
                 self.error("E423", f"'{st.name}' was {word(old)}, cannot become {word(ty)}", code, st.value.pos)
+            elif old is T.ANY and ty in COLLECTIONS:
+                self._settle(sc, st.name, ty)
             st.slot = slot
             sc.bound.add(slot)
         else:
             st.slot = sc.bind(st.name, ty)
+
+    @staticmethod
+    def _settle(sc: _Scope, name: str, ty: T) -> None:
+        """A local that held an empty list `[]` (elements of no kind yet) takes the kind of the list given it."""
+        for f in reversed(sc.frames):
+            if name in f:
+                f[name] = (f[name][0], T.CARDS if ty is T.ZONE else ty)
+                return
 
     def _global_name(self, name: str) -> bool:
         s = self.spec
@@ -497,6 +507,8 @@ class Checker:
             self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
+        if tt is T.ANY and vt in COLLECTIONS and isinstance(t, N.Name) and ref[0] == "local":
+            self._settle(sc, t.id, vt)  # `let seen = []`, then `seen = seen + [c]`: a list of cells from now on
         if st.op == "=":
             self.literal_value(t, st.value, code)  # a text variable's value is one of its `values`
         if st.op in ("+=", "-="):
@@ -1079,6 +1091,9 @@ class Checker:
             self.expect_type(code, lt, T.INT, e.left, op)
             self.expect_type(code, rt, T.INT, e.right, op)
             return T.BOOL
+        if op == "+" and T.ANY in (lt, rt) and ({lt, rt} & COLLECTIONS):  # `[] + [c]`, `seen + [c]` (seen = [])
+            other = rt if lt is T.ANY else lt
+            return T.CARDS if other is T.ZONE else other
         if op == "+" and lt in COLLECTIONS and rt in COLLECTIONS:
             l2 = T.CARDS if lt is T.ZONE else lt
             r2 = T.CARDS if rt is T.ZONE else rt
