@@ -221,6 +221,13 @@ class Checker:
                                f"by the rulebook's text", s.doc.span(("ambiguities", a.name, "contradicts_text", k)),
                                hint="a default must be a reading the text allows")
         boards.check_decls(self)
+        from . import versions
+        if s.language is not None and s.language < versions.LANGUAGE:
+            kept = [c for c in versions.CHANGES.values() if s.language < c.since]
+            self.warn("W421", f"written for language {s.language}: it keeps that version's meanings "
+                      f"({'; '.join(c.old for c in kept)})", s.doc.span(("language",)),
+                      hint=f"`rulewright upgrade SPEC` rewrites it for language {versions.LANGUAGE} and runs its "
+                           "examples again")
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
                 keys = ((s.doc.data.get("state") or {}).get(scope) or {}).get(kv.name, {}).get("keys")

@@ -269,6 +269,7 @@ class Spec:
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
     lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
     boards: dict[str, BoardDef] = field(default_factory=dict)  # `boards:` grids of cells
+    language: int | None = None  # `language: 1`: the version of the rules language it is written for (versions.py)
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -495,7 +496,7 @@ class _Builder:
             heuristic=self.code(("heuristics", "value"), "condition"),
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
-            lab=self.lab(d.get("lab")), boards=boards_,
+            lab=self.lab(d.get("lab")), boards=boards_, language=d.get("language"),
         )
         if self.errors:
             raise SpecError(self.errors)
