@@ -1,0 +1,252 @@
+"""The language for the games people bring next (issue 29, second half): boards seen from a side
+(`origin: bottom`, `forward:`), cells named as on the diagram, quantifiers that stop at the first
+witness, lists taken while a condition holds, `[]` as an empty list, statements that begin with
+`next(me)`, option values as ranges, names that hide a later builtin (W420), and old specs kept
+passing (language versions, W421, `rulewright upgrade`).
+
+The shipped games that use them (Breakthrough, Backgammon) have their examples in their specs and
+their lockstep tests against OpenSpiel in test_openspiel_lockstep.py.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter import api
+from interpreter.cli.commands import cli
+from interpreter.lang.boards import Board
+from interpreter.runtime.engine import Game, Status
+from interpreter.runtime.scenarios import run_examples
+from interpreter.runtime.upgrade import UpgradeError, upgrade, write as write_upgrade
+from interpreter.spec.diagnostics import Severity
+from helpers import compiled_pairs
+from spec_helpers import diagnostics, errors, failed_examples, write
+
+LAST_MONTH = os.path.join("tests", "specs", "last_month.yaml")
+
+
+# -- boards seen from a side ------------------------------------------------------------------------
+def test_origin_bottom_numbers_rows_from_the_bottom_and_keeps_directions_as_drawn():
+    b = Board("grid", "g", 8, 8, 0, origin="bottom", forward=("down", "up"))
+    assert [c.name for c in b.cells[:2]] == ["a8", "b8"]  # reading order: the top row of the diagram first
+    a1 = b.cell(1, 1)
+    assert a1 is b.cells[56] and a1.row == 1
+    assert b.steps["up"][a1.index] is b.cell(2, 1)  # up the board goes to higher rows
+    assert b.steps["down"][a1.index] is None
+    assert b.forward == ("down", "up")
+
+
+BOARD = """
+game: {name: Sides, players: {min: 2, max: 2}}
+boards:
+  grid: {rows: 4, columns: 3, origin: bottom, forward: [up, down]}
+state:
+  global:
+    mark: {type: int, start: 0, cells: grid}
+  player:
+    n: {type: int, start: 0}
+flow:
+  first: seat(1)
+  turn:
+    actions: [go]
+functions:
+  f0:
+    value: step(a1, forward(grid, me)) == a2
+  f1:
+    value: "[x in after(line(a1, forward(grid, me)), a1) while mark[x] == 0]"
+  f2:
+    value: any x in cells(grid) where mark[x] == 2
+  f3:
+    value: all x in [a1, b1, c1] where mark[x] == 1
+  f4:
+    value: count([x in cells(grid) where can_step(x, forward(grid, seat(2)) + " left")])
+actions:
+  go:
+    choose:
+      c: "[x in cells(grid) where mark[x] == 0]"
+    do: |
+      mark[c] = me.seat
+      next(me).n += 1
+      end turn
+end:
+  when: sum(players, n) >= 3
+examples:
+  a1_is_the_bottom_left_cell:
+    given:
+      vars: {"mark[a1]": 1, "mark[b1]": 1, "mark[c1]": 1, "mark[a3]": 2}
+    expect:
+      - f0()
+      - f1() == [a2]
+      - f2() and f3()
+      - f4() == 6
+      - cell(grid, 1, 1) == a1 and a4.row == 4
+"""
+
+
+def test_a_board_from_the_bottom_in_rules_and_both_compilers_agree(tmp_path):
+    path = write(tmp_path, BOARD)
+    assert errors(path) == []
+    assert failed_examples(path) == {}
+    spec, _ = api.load_spec(path)
+    game = Game(spec)
+    st = game.new_game(2, 1)
+    for text, generated, closure in compiled_pairs(game, ["f0", "f1", "f2", "f3", "f4"]):
+        assert generated(st, [None] * 4) == closure(st, [None] * 4), text
+    st.apply(0)  # seat 1 marks the first empty cell in reading order: a4 (the top row)
+    assert st.gvars[spec.vars["global"]["mark[a4]"].index] == 1
+    assert st.pvars[spec.vars["player"]["n"].index] == [0, 1]  # `next(me).n += 1` began a statement
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("origin: bottom, forward: [up, down]", "origin: bottom, forward: [up]", "E475"),
+    ("origin: bottom, forward: [up, down]", "origin: bottom", "E475"),
+    ("origin: bottom,", "origin: middle,", "E204"),
+    ("      - cell(grid, 1, 1) == a1", "      - cell(grid, 1, 1) == a5", "E401"),  # off the board: not a cell name
+])
+def test_board_side_diagnostics(tmp_path, old, new, code):
+    assert old in BOARD
+    assert code in [c for c, _ in errors(write(tmp_path, BOARD.replace(old, new)))]
+
+
+# -- expressions that stop early, and lists ---------------------------------------------------------
+STOPS = """
+game: {name: Stops, players: {min: 2, max: 2}}
+state:
+  global:
+    n: {type: int, start: 0}
+flow:
+  first: seat(1)
+  turn:
+    actions: [go]
+functions:
+  f0:
+    value: any x in [2, 1] where 10 // (x - 1) > 0
+  f1:
+    value: all x in [2, 1] where 10 // (x - 1) > 100
+  f2:
+    value: "[x in [3, 2, 0, 5] while x > 0]"
+  f3:
+    value: "[]"
+actions:
+  go:
+    do: |
+      let seen = []
+      for each k in range(1, 4):
+        seen = seen + [k * 2]
+      let more = [] + seen
+      if any x in seen where x == 4:
+        n = sum(more)
+      end turn
+end:
+  when: n > 0
+examples:
+  they_stop_at_the_first_witness:
+    do: [go]
+    expect:
+      - f0() and not f1()
+      - f2() == [3, 2]
+      - count(f3()) == 0
+      - n == 20
+      - any p in players where p == seat(2)
+"""
+
+
+def test_quantifiers_stop_early_and_empty_lists_join(tmp_path):
+    path = write(tmp_path, STOPS)
+    assert errors(path) == []
+    assert failed_examples(path) == {}
+    game = Game(api.load_spec(path)[0])
+    st = game.new_game(2, 0)
+    for text, generated, closure in compiled_pairs(game, ["f0", "f1", "f2"]):  # no division by zero in either
+        assert generated(st, [None] * 4) == closure(st, [None] * 4), text
+
+
+@pytest.mark.parametrize("expr, code, hint", [
+    ("any(players)", "E403", "any x in list where condition"),
+    ("some p in players where p == me", "E460", "`any x in list where condition`"),
+    ("any p in players where p == me of 1", "E460", "no `by` or `of`"),
+    ("any p in players where p.seat", "E431", None),
+])
+def test_quantifier_diagnostics(tmp_path, expr, code, hint):
+    path = write(tmp_path, STOPS.replace("10 // (x - 1) > 0", expr, 1).replace("any x in [2, 1] where ", ""))
+    found = [d for d in diagnostics(path) if d.code == code]
+    assert found, [(d.code, d.message) for d in diagnostics(path)]
+    if hint:
+        assert hint in (found[0].hint or "") + found[0].message
+
+
+# -- small traps --------------------------------------------------------------------------------------
+def test_option_values_as_a_range(tmp_path):
+    text = STOPS.replace("state:", "options:\n  goal: {values: {from: 2, to: 10, step: 4}, default: 6}\nstate:")
+    spec, _ = api.load_spec(write(tmp_path, text))
+    assert spec.options["goal"].values == [2, 6, 10]
+    bad = STOPS.replace("state:", "options:\n  goal: {values: {from: 5, to: 1}, default: 5}\nstate:")
+    assert [c for c, _ in errors(write(tmp_path, bad, "b.yaml"))] == ["E413"]
+
+
+def test_an_unquoted_word_in_a_list_gets_the_yaml_hint(tmp_path):
+    path = write(tmp_path, STOPS.replace("    n: {type: int, start: 0}", "    n: {type: int, start: 0}\n"
+                                         "    lamp: {type: bool, keys: [on, off]}"))
+    (d,) = [d for d in diagnostics(path) if d.severity is Severity.ERROR]
+    assert d.code == "E203" and "put the text in quotes" in d.hint and (d.span.line, d.span.col) == (5, 31)
+
+
+def test_the_last_phase_needs_no_until_when_the_game_ends_otherwise(tmp_path):
+    one = STOPS.replace("  turn:\n    actions: [go]", "  turn:\n    actions: [go]\n  phases:\n    - name: only")
+    assert errors(write(tmp_path, one)) == []
+    two = one.replace("    - name: only", "    - name: first\n    - name: second")
+    assert [c for c, _ in errors(write(tmp_path, two, "two.yaml"))] == ["E419"]
+
+
+# -- old specs keep passing -------------------------------------------------------------------------------
+def test_last_months_spec_checks_with_warnings_and_its_example_passes():
+    diags = diagnostics(LAST_MONTH)
+    assert [d.code for d in diags] == ["W420", "W420", "W420"]  # `cell`, `roll`, `line` hide the builtins
+    spec, _ = api.load_spec(LAST_MONTH)
+    (o,) = run_examples(spec)
+    assert o.ok, o.message
+    (x,) = o.legacy
+    assert x.fixed == "gem from box" and x.diagnostic(spec).code == "W421"
+    st = Game(spec).new_game(2, 0)
+    while st.status is Status.RUNNING:
+        st.apply(0)
+    assert st.status is Status.FINISHED
+
+
+def test_declared_versions_keep_or_drop_the_old_meaning(tmp_path):
+    with open(LAST_MONTH, encoding="utf-8") as fh:
+        text = fh.read()
+    new = write(tmp_path, "language: 2\n" + text, "new.yaml")
+    assert "which 'gem'?" in failed_examples(new)["a_gem_on_top"]
+    old = write(tmp_path, "language: 1\n" + text, "old.yaml")
+    assert "W421" in [d.code for d in diagnostics(old)] and failed_examples(old) == {}
+
+
+def test_upgrade_rewrites_the_spec_and_proves_it_with_its_examples(tmp_path):
+    path = str(tmp_path / "last_month.yaml")
+    shutil.copy(LAST_MONTH, path)
+    up = upgrade(path)
+    assert up.changed and up.examples == 1
+    write_upgrade(up)
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "zones: {bag: [gem from box]}" in text and "\nlanguage: 2\ngame:" in text
+    assert failed_examples(path) == {} and "W421" not in [d.code for d in diagnostics(path)]
+    assert not upgrade(path).changed  # a second upgrade has nothing to do
+    result = CliRunner().invoke(cli, ["upgrade", path])
+    assert result.exit_code == 0 and "nothing to change" in result.output
+
+
+def test_upgrade_refuses_a_spec_with_errors_and_writes_nothing(tmp_path):
+    with open(LAST_MONTH, encoding="utf-8") as fh:
+        bad = fh.read().replace("cell += 1", "cel += 1")
+    path = write(tmp_path, bad)
+    with pytest.raises(UpgradeError, match="error"):
+        upgrade(path)
+    result = CliRunner().invoke(cli, ["upgrade", path])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    with open(path, encoding="utf-8") as fh:
+        assert fh.read() == bad.lstrip()
