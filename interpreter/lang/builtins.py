@@ -443,5 +443,5 @@ NAMESPACES = {
 }
 
 # The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
-# which adds them to BUILTINS when it is imported (it builds on Builtin above).
-from . import boards as _boards  # noqa: E402,F401
+# which adds them to BUILTINS when it is imported (it builds on Builtin above); the package's
+# __init__ imports it, so the table is whole wherever it is read.
