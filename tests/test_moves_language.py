@@ -250,3 +250,45 @@ def test_upgrade_refuses_a_spec_with_errors_and_writes_nothing(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     with open(path, encoding="utf-8") as fh:
         assert fh.read() == bad.lstrip()
+
+
+# -- cells as values: `type: cell` variables ------------------------------------------------------------
+WALKER = os.path.join("tests", "specs", "walker.yaml")
+
+
+def test_a_cell_variable_starts_on_its_cell_and_is_set_by_name_in_examples():
+    assert errors(WALKER) == []
+    assert failed_examples(WALKER) == {}
+    spec, _ = api.load_spec(WALKER)
+    st = Game(spec).new_game(2, 3)
+    at = spec.vars["global"]["at"].index
+    assert st.gvars[at].name == "b2" and st.labels() == ["walk to: b1", "walk to: a2", "walk to: c2", "walk to: b3"]
+    view = st.view(0)
+    import json
+    assert json.loads(json.dumps(view))["global"]["at"] == "b2"  # a cell is its name to every face
+    clone = st.clone()
+    clone.apply(0)
+    assert clone.gvars[at].name == "b1" and st.gvars[at].name == "b2"
+
+
+def test_a_cell_variable_in_the_learning_observation():
+    pytest.importorskip("pettingzoo")
+    from interpreter.pettingzoo_env import env as make_env
+    e = make_env(WALKER, players=2)
+    e.reset(seed=1)
+    obs = e.observe(e.agents[0])
+    vector = obs["observation"] if isinstance(obs, dict) else obs
+    assert 4.0 in list(vector)  # b2 is the fifth cell in reading order (index 4)
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("at: {type: cell, start: b2}", "at: {type: cell, start: d9}", "E415"),
+    ("at: {type: cell, start: b2}", "at: {type: cell, start: b2, board: gird}", "E470"),
+    ("  grid: {rows: 3, columns: 3}", "  grid: {rows: 3, columns: 3}\n  other: {rows: 2, columns: 2}", "E470"),
+    ("      at = to", "      at = 3", "E431"),
+])
+def test_cell_variable_diagnostics(tmp_path, old, new, code):
+    with open(WALKER, encoding="utf-8") as fh:
+        text = fh.read()
+    assert old in text
+    assert code in [c for c, _ in errors(write(tmp_path, text.replace(old, new)))]

@@ -108,15 +108,21 @@ def largest(size: Any, spec_options: dict, constants: dict[str, Any]) -> int:
 
 
 # -- run time --------------------------------------------------------------------------------------
-class Cell:
+class Cell(str):
     """One cell of one board: shown as its name (`c3`); equal only to the same cell of the same board.
-    `row` is the row as the board numbers it (from the bottom on a board with `origin: bottom`)."""
-    __slots__ = ("board", "row", "column", "name", "index", "_hash")
+    `row` is the row as the board numbers it (from the bottom on a board with `origin: bottom`).
 
-    def __init__(self, board: "Board", row: int, column: int, index: int):
+    A cell is a text (its name) to everything outside the rules, so a variable holding one (`type: cell`)
+    is shown, logged and sent to the table as `c3` with no conversion; inside the rules it compares, hashes
+    and sorts as a cell of its board (a plain text never equals it there: the checker keeps kinds apart)."""
+
+    def __new__(cls, board: "Board", row: int, column: int, index: int, order: int | None = None) -> "Cell":
+        self = super().__new__(cls, cell_name(row, column))
         self.board, self.row, self.column, self.index = board, row, column, index
-        self.name = cell_name(row, column)
-        self._hash = board.order * 1024 + index  # an int, so sets and dicts of cells iterate the same every run
+        self.name = str.__str__(self)
+        # an int, so sets and dicts of cells iterate the same every run
+        self._hash = (board.order if order is None else order) * 1024 + index
+        return self
 
     def __str__(self) -> str:
         return self.name
@@ -130,8 +136,14 @@ class Cell:
         return self is other or (isinstance(other, Cell) and other._hash == self._hash
                                  and other.board.name == self.board.name)
 
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
     def __lt__(self, other: "Cell") -> bool:
         return self._hash < other._hash
+
+    def __getnewargs__(self):  # a pickle or a copy makes the cell again (its board may not be filled in yet)
+        return self.board, self.row, self.column, self.index, self._hash // 1024
 
 
 class Board:

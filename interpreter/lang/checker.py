@@ -18,7 +18,7 @@ from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
 from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
-VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}  # a variable's `type:`
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "cell": T.CELL}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS,
                "cell": T.CELL, "cells": T.CELLS}
@@ -254,6 +254,9 @@ class Checker:
                     self.error("E415", f"variable '{name}' holds a player; it starts at a seat from 1 to "
                                f"{s.max_players}, not {raw!r}", s.doc.span(("state", scope, name, "start")),
                                hint="`start: 1` is the first seat")
+                if v.type == "cell":
+                    self.cell_variable(scope, name, v, raw)
+                    continue
                 if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
                         or v.type == "text" and not isinstance(v.start, str)
                         or v.type == "bool" and not isinstance(v.start, bool)):
@@ -319,6 +322,27 @@ class Checker:
                            f"`end.when` or an `end game`", ph.span)
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
+
+    def cell_variable(self, scope: str, name: str, v: Any, raw: Any) -> None:
+        """A `type: cell` variable: on a board the spec has (E470), starting at one of its cells (E415)."""
+        s = self.spec
+        span = s.doc.span(("state", scope, name, "board")) or v.span
+        if v.board is None or v.board not in s.boards:
+            what = f"names no board '{v.board}'" if v.board else "needs `board:` (the spec has " + (
+                "several boards)" if s.boards else "no board)")
+            self.error("E470", f"cell variable '{name}' {what}", span,
+                       hint=did_you_mean(v.board or "", list(s.boards)) or
+                       (f"boards: {', '.join(s.boards)}" if s.boards else "declare a board under `boards:`"))
+            return
+        if raw is None:
+            return
+        b = s.boards[v.board]
+        names = boards.cell_names(boards.largest(b.rows, s.options, s.constants),
+                                  boards.largest(b.columns, s.options, s.constants))
+        if not isinstance(raw, str) or raw not in names:
+            self.error("E415", f"cell variable '{name}' starts at {raw!r}, which is not a cell of '{b.name}'",
+                       s.doc.span(("state", scope, name, "start")),
+                       hint=f"a cell's name, column letter and row: `start: a1` (a1 to {names[-1]})")
 
     def shadows(self, name: str, kind: str, span: Span | None) -> None:
         """A name the spec gives that a builtin also has: the spec's meaning wins, as a name defined in a

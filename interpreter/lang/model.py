@@ -73,6 +73,7 @@ class VarDef:
     span: Span | None
     key: Any = None  # set for one value of a keyed variable (its key)
     values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
+    board: str | None = None  # a `type: cell` variable's board (its `board:`, or the spec's only board)
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
@@ -410,7 +411,9 @@ class _Builder:
         for scope in ("global", "player", "turn"):
             i = 0
             for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
-                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1}.get(v["type"], 0))
+                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1,
+                                        "cell": None}.get(v["type"], 0))
+                on = v.get("board") or (next(iter(boards_)) if v["type"] == "cell" and len(boards_) == 1 else None)
                 if v["type"] == "player" and isinstance(start, int):
                     start -= 1  # a seat, counted from 1 in the spec, from 0 in the state
                 span = self.span("state", scope, name, key=True)
@@ -427,14 +430,16 @@ class _Builder:
                         [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
+                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"),
+                                                board=on)
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span, board)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
-                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"))
+                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"),
+                                                          board=on)
                     i += 1
         options = {name: OptionDef(name, o.get("label", name), option_values(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))

@@ -127,9 +127,10 @@ class Game:
         self.zone_vis = {}
         for z in spec.zones.values():
             self.zone_vis[(z.owner, z.index)] = z.visibility
-        self.gvar_start = [v.start for v in spec.vars["global"].values()]
-        self.pvar_start = [v.start for v in spec.vars["player"].values()]
-        self.tvar_start = [v.start for v in spec.vars["turn"].values()]
+        self.boards = c.boards  # each board as this game's options size it (lang/boards.py)
+        self.gvar_start = [_start(v, c.boards) for v in spec.vars["global"].values()]
+        self.pvar_start = [_start(v, c.boards) for v in spec.vars["player"].values()]
+        self.tvar_start = [_start(v, c.boards) for v in spec.vars["turn"].values()]
         self.triggers = c.triggers
         self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
@@ -298,6 +299,15 @@ class Game:
         if ty is T.BOOL:
             return "yes" if v else "no"
         return str(v)
+
+
+def _start(v: Any, boards: dict) -> Any:
+    """A variable's start value as the state holds it: a `type: cell` variable's is a cell of this game's board
+    (its `start:` cell, else the board's first cell in reading order)."""
+    if v.type != "cell":
+        return v.start
+    board = boards[v.board]
+    return board.named.get(v.start, board.cells[0]) if v.start is not None else board.cells[0]
 
 
 def start_zones(spec: Spec, n: int, n_ids: int, options: dict | None = None) -> tuple[list[list[int]], list[int]]:

@@ -213,18 +213,28 @@ def _set_var(spec: Spec, st: State, name: str, value) -> None:
         v = spec.vars["turn"].get(name[5:])
         if v is None:
             raise ExampleError(f"given.vars: unknown turn variable '{name}'")
-        st.tvars[v.index] = value
+        st.tvars[v.index] = _value(st, v, value)
         return
     if m and m.group(2):
         v = spec.vars["player"].get(m.group(1))
         if v is None:
             raise ExampleError(f"given.vars: unknown player variable '{m.group(1)}'")
-        st.pvars[v.index][int(m.group(2)) - 1] = value
+        st.pvars[v.index][int(m.group(2)) - 1] = _value(st, v, value)
         return
     v = spec.vars["global"].get(name)
     if v is None:
         raise ExampleError(f"given.vars: unknown global variable '{name}' (player variables are written name@SEAT)")
-    st.gvars[v.index] = value
+    st.gvars[v.index] = _value(st, v, value)
+
+
+def _value(st: State, v, value):
+    """A `given.vars` value as the state holds it: a cell variable's is the cell its name names (`c3`)."""
+    if v.type != "cell":
+        return value
+    cell = st.g.boards[v.board].named.get(str(value))
+    if cell is None:
+        raise ExampleError(f"given.vars: '{v.name}' holds a cell of '{v.board}', and {value!r} is not one")
+    return cell
 
 
 def _pick(st: State, want: str) -> int:
