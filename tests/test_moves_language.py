@@ -292,3 +292,48 @@ def test_cell_variable_diagnostics(tmp_path, old, new, code):
         text = fh.read()
     assert old in text
     assert code in [c for c, _ in errors(write(tmp_path, text.replace(old, new)))]
+
+
+JUMPS = """
+game: {name: Jumps, players: {min: 2, max: 2}}
+boards:
+  grid: {rows: 1, columns: 4}
+state:
+  global:
+    piece: {type: int, start: 0, cells: grid}
+    n: {type: int, start: 0}
+setup:
+  do: |
+    piece[a1] = 1
+    piece[c1] = 1
+flow:
+  first: seat(1)
+  turn:
+    actions: [jump, wait]
+actions:
+  jump:
+    label: "{src}-{dst}"
+    choose:
+      src: "[c in cells(grid) where piece[c] == 1]"
+      dst: "[x in after(line(src, 'right'), src) where piece[x] == 0 and count(line(src, 'right')) > 4]"
+    do: |
+      piece[dst] = 1
+      end turn
+  wait:
+    do: |
+      n += 1
+      end turn
+end:
+  when: n >= 2
+"""
+
+
+def test_why_a_move_with_two_ends_is_not_offered(tmp_path):
+    from interpreter.lab.whynot import unavailable
+    spec, _ = api.load_spec(write(tmp_path, JUMPS))
+    st = Game(spec).new_game(2, 0)
+    assert st.labels() == ["wait"]
+    (why,) = unavailable(st)
+    assert why.action == "jump"
+    (reason,) = why.reasons
+    assert reason.startswith("every `src` (a1, c1) leaves no `dst` (`[x in after(") and "empty for each" in reason
