@@ -337,3 +337,26 @@ def test_why_a_move_with_two_ends_is_not_offered(tmp_path):
     assert why.action == "jump"
     (reason,) = why.reasons
     assert reason.startswith("every `src` (a1, c1) leaves no `dst` (`[x in after(") and "empty for each" in reason
+
+
+# -- lists of lists: combinations, and a pair as one option ------------------------------------------------
+FIFTEENS = os.path.join("tests", "specs", "fifteens.yaml")
+
+
+def test_combinations_count_fifteens_and_a_pair_is_one_option():
+    assert errors(FIFTEENS) == []
+    assert failed_examples(FIFTEENS) == {}
+    spec, _ = api.load_spec(FIFTEENS)
+    st = Game(spec).new_game(2, 1)
+    for _ in range(4):
+        st.apply(0)  # each draws two cards
+    assert st.labels()[1:] == ["pick: ten, ten"]  # the hand's only pair, shown as one option
+    st.apply(1)
+    assert st.status is Status.RUNNING
+
+
+def test_combinations_are_bounded(tmp_path):
+    from interpreter.lang.builtins import RuleError, combinations_of
+    assert combinations_of([1, 2, 3]) == [[1], [2], [3], [1, 2], [1, 3], [2, 3], [1, 2, 3]]
+    with pytest.raises(RuleError, match="the limit is"):
+        combinations_of(range(40), 20)

@@ -20,7 +20,7 @@ from ..lang import boards, nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
-from ..lang.kinds import T
+from ..lang.kinds import COLLECTIONS, T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 
 
@@ -404,7 +404,7 @@ class PyGen:
                 if fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
                     return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
-        if op == "+" and (e.left.ty in (T.ZONE, T.CELLS) + _COLL_TYPES or e.ty in (T.CELLS,) + _COLL_TYPES):
+        if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):
             return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
         if op == "*":
             # A count times a modest constant cannot grow past the limit: a plain product.

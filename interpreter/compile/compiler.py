@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..lang import boards, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
-from ..lang.kinds import T
+from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen
 from ..lang.model import Code, Spec, codes
 
@@ -425,8 +425,7 @@ class Compiler:
             return lambda st, L: a(st, L) and b(st, L)
         if op == "or":
             return lambda st, L: a(st, L) or b(st, L)
-        if op == "+" and (e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS, T.CELLS) or
-                          e.ty in (T.CARDS, T.PLAYERS, T.STRS, T.INTS, T.CELLS)):  # `[] + [c]` too
+        if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):  # lists and zones; `[] + [c]` too
             la, lb = self.ccoll(e.left), self.ccoll(e.right)
             return lambda st, L: join(la(st, L), lb(st, L))
         if op == "*":

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from ..lang.builtins import RuleError
 from ..compile.codegen import EndGame, EndTurn
 from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
-from ..lang.kinds import T
+from ..lang.kinds import ELEMENT, T
 from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
@@ -293,8 +293,10 @@ class Game:
             return self.card_label[v]
         if ty is T.ZONE:
             return self.zone_name(v)
-        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS):
-            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}[ty]
+        if ty in ELEMENT and ty is not T.ZONE:
+            el = ELEMENT[ty]
+            if el in ELEMENT:  # a list of lists: `a7, a6; b7, b6`
+                return "; ".join(self.show(x, el) for x in v) if v else "nothing"
             return ", ".join(self.show(x, el) for x in v) if v else "nothing"
         if ty is T.BOOL:
             return "yes" if v else "no"
@@ -538,8 +540,7 @@ class State:
                 out.append(label(self, fr[2]))
             return out
         slot, _prompt, ty = meta[:3]
-        el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
-                                               T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        el = T.CARDS if kind == SUBSET else ELEMENT.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
 
     def _fill_label(self, action_name: str, tpl, params: list) -> str:
@@ -568,7 +569,7 @@ class State:
         if el is None:  # once per game, action and parameter: search agents label options all the time
             code = list(g.spec.actions[action_name].params.values())[k]
             ty = code.ast.ty if code.ast is not None else T.ANY
-            el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+            el = ELEMENT.get(ty, T.STR)
             g.param_show[(action_name, k)] = el
         return self.card_text(x, el)
 
