@@ -115,11 +115,26 @@ def _breakthrough_action(label: str) -> int:
     return (((8 - row) * 8 + col) * 6 + _BT_DIRECTIONS[way]) * 2
 
 
+# Checkers: OpenSpiel numbers a move by its square (row by row from the top, a8 first), one of four diagonals
+# (up left, up right, down right, down left), then whether it is a step or a jump. `c3e5` is a jump (two rows).
+_CK_DIRECTIONS = {(1, -1): 0, (1, 1): 1, (-1, 1): 2, (-1, -1): 3}  # (rows up, columns right)
+
+
+def _checkers_action(label: str) -> int:
+    src, dst = label[:2], label[2:]
+    col, row = "abcdefgh".index(src[0]), int(src[1])
+    rows, cols = int(dst[1]) - row, "abcdefgh".index(dst[0]) - col
+    jump = abs(rows) == 2
+    way = (rows // abs(rows), cols // abs(cols))
+    return (((8 - row) * 8 + col) * 4 + _CK_DIRECTIONS[way]) * 2 + jump
+
+
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
 
 PAIRS = {
     "breakthrough": Pairing("games/breakthrough.yaml", "breakthrough", {}, _breakthrough_action, samples=200,
                             theirs=lambda a: a & ~1),
+    "checkers": Pairing("games/checkers.yaml", "checkers", {}, _checkers_action, samples=100),
     "kalah": Pairing("games/mancala.yaml", "mancala", {}, _number_after_colon),
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _dots_action(2)),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
