@@ -464,7 +464,9 @@ class Checker:
             return self.func_types[name]
         f = self.spec.functions[name]
         if name in self._func_stack:
-            self.error("E421", f"function '{name}' calls itself", f.span, hint="functions cannot be recursive")
+            self.error("E421", f"function '{name}' calls itself", f.span,
+                       hint="functions cannot be recursive: a run of cells is `[x in line(c, way) while ...]`, "
+                            "a search that stops early is `any x in list where ...`")
             return T.ANY
         self._func_stack.append(name)
         sc = _Scope(f.value, False, False)
@@ -1094,6 +1096,8 @@ class Checker:
         self.expect_type(code, self.expr(e.value, code, sc), T.INT, e.value, f"{e.func} ... by" if e.func in
                          ("best", "worst") else f"{e.func} ... of")
         sc.frames.pop()
+        if e.func in QUANTIFIERS:
+            return T.ANY  # E460 says what is wrong; no cascade of kinds
         if e.func in ("best", "worst"):
             return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
         return T.INT
