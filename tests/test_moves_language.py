@@ -194,11 +194,48 @@ def test_an_unquoted_word_in_a_list_gets_the_yaml_hint(tmp_path):
     assert d.code == "E203" and "put the text in quotes" in d.hint and (d.span.line, d.span.col) == (5, 31)
 
 
-def test_the_last_phase_needs_no_until_when_the_game_ends_otherwise(tmp_path):
-    one = STOPS.replace("  turn:\n    actions: [go]", "  turn:\n    actions: [go]\n  phases:\n    - name: only")
-    assert errors(write(tmp_path, one)) == []
-    two = one.replace("    - name: only", "    - name: first\n    - name: second")
-    assert [c for c, _ in errors(write(tmp_path, two, "two.yaml"))] == ["E419"]
+ROUNDS = """
+game: {name: Rounds, players: {min: 2, max: 4}}
+state:
+  global:
+    turns: {type: int, start: 0}
+  player:
+    bids: {type: int, start: 0}
+flow:
+  first: seat(1)
+  phases:
+    - name: bidding
+      repeat: 2
+      turn:
+        actions: [bid]
+    - name: scoring
+      until: turns >= 100
+      turn:
+        actions: [bid]
+actions:
+  bid:
+    do: |
+      me.bids += 1
+      turns += 1
+      if turns >= 7:
+        end game
+      end turn
+end:
+  score: bids
+"""
+
+
+def test_a_phase_without_until_is_one_round_of_turns(tmp_path):
+    path = write(tmp_path, ROUNDS)
+    assert errors(path) == []
+    spec, _ = api.load_spec(path)
+    st = Game(spec).new_game(3, 0, log=True)
+    phases = []
+    while st.status is Status.RUNNING:
+        phases.append(st.phase)
+        st.apply(0)
+    assert phases == ["bidding"] * 6 + ["scoring"]  # two rounds of three turns, then the next phase
+    assert st.pvars[spec.vars["player"]["bids"].index] == [3, 2, 2]
 
 
 # -- old specs keep passing -------------------------------------------------------------------------------

@@ -1074,6 +1074,9 @@ class PyGen:
         out += ["        st.cur = st.pass_turn()" if self.comp.turn_order else "        st.cur = (st.cur + 1) % st.n"]
         if cy.until is not None:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
+        elif cy.round_slot >= 0:  # a phase without `until`: its round ends when every player has had a turn
+            out += [f"        if st.turn - fr[2][{int(cy.round_slot)}] >= st.n:", f"            fr[1] = {int(cy.done)}",
+                    "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
         out += [f"    if pc == {start}:"]

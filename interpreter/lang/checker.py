@@ -310,16 +310,8 @@ class Checker:
                        s.doc.span(("flow",), key=True),
                        hint="give flow.turn, or a `turn:` in every phase")
         ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
-        for i, ph in enumerate(s.phases):
-            # A phase without `until:` plays turns until the game ends: fine for the last phase of a game
-            # that `end.when` or an `end game` ends; the phases after one would never be played.
-            if ph.until is None and i < len(s.phases) - 1:
-                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop): without it the "
-                           f"phases after it are never played", ph.span,
-                           hint="give `until:` a condition, or make it the last phase")
-            elif ph.until is None and s.end_when is None and not ends:
-                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop), or the game "
-                           f"`end.when` or an `end game`", ph.span)
+        # A phase without `until:` is one round: it ends when every player has had a turn in it (its `repeat`
+        # plays that many rounds), so a phase whose turns end themselves needs no condition.
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
 

@@ -174,7 +174,7 @@ class Game:
         main = Program("flow")
         ops: list[Callable] = []
         phases = spec.phases or [None]
-        main.n_locals = len(phases)
+        main.n_locals = 2 * len(phases)  # per phase: its round count, and the turn its round began at
         cycles: list[Cycle] = []
         ops.append(_call(self.setup))
         first = self.first
@@ -202,8 +202,9 @@ class Game:
             head = len(ops)
             ops.append(None)  # exit test, patched below
             if ph:
-                def begin_phase(st, fr, k=k, name=name):
+                def begin_phase(st, fr, k=k, name=name, slot=len(phases) + k):
                     st.phase = name
+                    fr[2][slot] = st.turn  # a phase without `until` is one round: a turn for each player
                     if st.log is not None:
                         st.event("phase", phase=name, round=fr[2][k] + 1)
                 ops.append(begin_phase)
@@ -234,6 +235,8 @@ class Game:
             cy.actions = tp.actions
             cy.programs = [prog for *_, prog in tp.actions]
             cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
+            if ph and ph.until is None:
+                cy.round_slot = len(phases) + k
             cy.tvar_start = self.tvar_start
             cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
             cycles.append(cy)
@@ -392,6 +395,7 @@ class Cycle:
     loop: int  # offer the turn's actions; back here after each one
     end_at: int  # end the turn, then begin the next one (or leave the cycle)
     done: int = 0  # where the phase goes on when its `until` holds
+    round_slot: int = -1  # a phase without `until`: the flow frame's slot holding the turn its round began at
     turn_start: Program | None = None
     turn_end: Program | None = None
     whens: list = field(default_factory=list)  # per action: its `when` Code or None
