@@ -13,6 +13,7 @@ back to the closure compiler (`H[i]`), which has the same semantics.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Callable
 
@@ -54,6 +55,7 @@ class PyGen:
                                    "_after": after_of, "_div": divide, "_mod": modulo,
                                    "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
+                                   "_takewhile": itertools.takewhile,
                                    "__builtins__": _SAFE_BUILTINS}
         self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
         self._n = 0
@@ -333,10 +335,14 @@ class PyGen:
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
 
-    def x_Filter(self, e: N.Filter) -> str | None:
-        if e.stop:
-            return None  # `[x in coll while cond]`: the closure version stops at the first failure
+    def x_Filter(self, e: N.Filter) -> str:
         coll = self.coll(e.coll)
+        if e.stop:  # `[x in coll while cond]`: up to the first element that fails (nothing after it is looked at)
+            v = self.fresh("v")
+            self.local_names.append({e.slot: v})
+            cond = self.expr(e.cond)
+            self.local_names.pop()
+            return f"list(_takewhile(lambda {v}: {cond}, {coll}))"
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         cond = self.expr(e.cond)
