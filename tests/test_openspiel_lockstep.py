@@ -353,7 +353,7 @@ def test_goofspiel_outcome_shares_agree_with_openspiel():
 # Dice: OpenSpiel's chance outcomes (the opening roll, then a roll per turn) are scripted into Rulewright's
 # `roll`/`dice`; a turn with no move is OpenSpiel's `Pass` and passes by itself in Rulewright.
 
-BG_GAMES = 4  # lockstep games (each step compares every reachable position, so they are slow-ish)
+BG_GAMES = 3  # lockstep games (each step compares every reachable position, so they are slow-ish)
 
 
 def _bg_theirs(s) -> tuple:
