@@ -397,3 +397,9 @@ def test_combinations_are_bounded(tmp_path):
     assert combinations_of([1, 2, 3]) == [[1], [2], [3], [1, 2], [1, 3], [2, 3], [1, 2, 3]]
     with pytest.raises(RuleError, match="the limit is"):
         combinations_of(range(40), 20)
+
+
+def test_an_aggregate_without_its_value_says_so(tmp_path):
+    path = write(tmp_path, STOPS.replace("any x in [2, 1] where 10 // (x - 1) > 0", "sum x in [2, 1] where x > 1 == 2"))
+    (d,) = [d for d in diagnostics(path) if d.code == "E460"]
+    assert "needs a value to add up" in d.message and "of x.points" in d.hint

@@ -1058,9 +1058,13 @@ class Checker:
 
     def e_Quantifier(self, e: N.Quantifier, code, sc) -> T:
         """`any c in cells(grid) where disc[c] == 0`, `all c in me.hand where c.red` (E460 for another word)."""
-        if e.func not in QUANTIFIERS:
+        if e.func in AGGREGATES:
+            self.error("E460", f"`{e.func} {e.var} in ...` needs a value to {'compare' if e.func in ('best', 'worst') else 'add up'}",
+                       code, e.func_pos, hint=f"end it with `{'by' if e.func in ('best', 'worst') else 'of'}` and the "
+                       f"value: `{e.func} {e.var} in ... where ... {'by' if e.func in ('best', 'worst') else 'of'} {e.var}.points`")
+        elif e.func not in QUANTIFIERS:
             self.error("E460", f"'{e.func} {e.var} in ... where ...' is not `any` or `all`", code, e.func_pos,
-                       hint=did_you_mean(e.func, QUANTIFIERS + AGGREGATES) or
+                       hint=did_you_mean(e.func, QUANTIFIERS) or
                        "`any x in list where condition` or `all x in list where condition`; an aggregate "
                        "ends with `by` or `of` and a value")
         ct = self.expr(e.coll, code, sc)
@@ -1069,7 +1073,7 @@ class Checker:
         e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
         self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
         sc.frames.pop()
-        return T.BOOL
+        return T.BOOL if e.func in QUANTIFIERS else T.ANY  # after E460, no cascade of kinds
 
     def e_Aggregate(self, e: N.Aggregate, code, sc) -> T:
         """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value` (E460 for another word)."""
