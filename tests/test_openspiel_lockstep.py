@@ -378,6 +378,7 @@ def _bg_reachable(st, slots: list[int], player: int) -> dict[tuple, list[int]]:
             return
         for i in range(len(s.decision().labels)):
             child = s.clone()
+            child.scripted = None  # a look ahead: the next turn's roll comes from the copy's own generator
             child.apply(i)
             walk(child, path + [i])
     walk(st, [])
@@ -408,7 +409,7 @@ def _backgammon_lockstep(game: Game, seed: int) -> int:
     first = [hi, lo] if "X starts" in said else [lo, hi]  # seat 1 (X) rolls first; the higher die starts
     os_state.apply_action(opening)
     later = _bg_chance(os_state, rng)
-    st = game.new_game(2, seed, hook=lambda s: None, prepare=lambda s: setattr(s, "scripted", first + later))
+    st = game.new_game(2, seed, chance=Chance(dice=first + later))
     slots = [game.spec.vars["player"][f"men[{k}]"].index for k in range(26)]
     steps = 0
     while not os_state.is_terminal():
@@ -425,10 +426,10 @@ def _backgammon_lockstep(game: Game, seed: int) -> int:
             f"\n  only OpenSpiel: {sorted(set(theirs) - set(mine))[:3]}")
         os_state.apply_action(rng.choice(os_state.legal_actions()))
         target = _bg_theirs(os_state)
-        st.scripted = _bg_chance(os_state, rng)
+        st.script_chance(dice=_bg_chance(os_state, rng))
         for i in mine[target]:
             st.apply(i)
-        assert not st.scripted, f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
+        assert not st.chance_left(), f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
         assert _bg_ours(st, slots) == _bg_theirs(os_state), f"seed {seed} step {steps}: positions differ after the move"
         steps += 1
     assert st.status is Status.FINISHED, st.reason
