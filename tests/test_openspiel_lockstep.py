@@ -128,12 +128,21 @@ def _checkers_action(label: str) -> int:
     return (((8 - row) * 8 + col) * 4 + _CK_DIRECTIONS[way]) * 2 + jump
 
 
+def _othello_action(label: str) -> int:
+    """`place: d3` (row from 1 at the top) as OpenSpiel's square number from 0, row by row; `pass` is 64."""
+    if label == "pass":
+        return 64
+    name = label.rsplit(": ", 1)[1]
+    return (int(name[1:]) - 1) * 8 + "abcdefgh".index(name[0])
+
+
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
 
 PAIRS = {
     "breakthrough": Pairing("games/breakthrough.yaml", "breakthrough", {}, _breakthrough_action, samples=200,
                             theirs=lambda a: a & ~1),
     "checkers": Pairing("games/checkers.yaml", "checkers", {}, _checkers_action, samples=100),
+    "othello": Pairing("games/othello.yaml", "othello", {}, _othello_action, samples=60),
     "kalah": Pairing("games/mancala.yaml", "mancala", {}, _number_after_colon),
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _dots_action(2)),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
