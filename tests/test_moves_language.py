@@ -403,3 +403,13 @@ def test_an_aggregate_without_its_value_says_so(tmp_path):
     path = write(tmp_path, STOPS.replace("any x in [2, 1] where 10 // (x - 1) > 0", "sum x in [2, 1] where x > 1 == 2"))
     (d,) = [d for d in diagnostics(path) if d.code == "E460"]
     assert "needs a value to add up" in d.message and "of x.points" in d.hint
+
+
+def test_explain_shows_a_move_with_two_ends_and_the_sides_of_the_board():
+    from interpreter.lab.explain import explain
+    spec, _ = api.load_spec("games/checkers.yaml")
+    text = explain(spec)
+    assert "### Action: move" in text and "Shown as `{src}{dst}`." in text
+    assert "Chooses `src` from `[c in cells(grid) where piece[c] == me.seat" in text
+    assert "then `dst` from `targets(src, me)`." in text
+    assert "`a1` the bottom left cell; forward is up for seat 1, down for seat 2" in text

@@ -386,8 +386,10 @@ def describe(spec: Any) -> list[str]:
                  for x in (b.rows, b.columns)]
         held = [f"`{kv.name}` ({kv.label})" for kvs in spec.keyed.values() for kv in kvs.values() if kv.board == b.name]
         corner = "bottom" if b.origin == "bottom" else "top"
+        forward = "; forward is " + ", ".join(f"{d} for seat {k}" for k, d in enumerate(b.forward, 1)) if b.forward else ""
         out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the {corner} left cell"
-                   + (f"; each cell holds {', '.join(held)}" if held else "") + (f". \"{b.rule}\"" if b.rule else "."))
+                   + forward + (f"; each cell holds {', '.join(held)}" if held else "")
+                   + (f". \"{b.rule}\"" if b.rule else "."))
     return out
 
 
