@@ -371,7 +371,7 @@ def test_why_a_move_with_two_ends_is_not_offered(tmp_path):
     st = Game(spec).new_game(2, 0)
     assert st.labels() == ["wait"]
     (why,) = unavailable(st)
-    assert why.action == "jump"
+    assert why.action == "jump" and why.label == "<src>-<dst>"
     (reason,) = why.reasons
     assert reason.startswith("every `src` (a1, c1) leaves no `dst` (`[x in after(") and "empty for each" in reason
 

@@ -9,6 +9,7 @@ the spec. It evaluates conditions on the state without changing it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -111,6 +112,8 @@ def explain(state: State, name: str, label: str) -> WhyNot:
         reasons += _no_values(state, comp, a)
         if not reasons:
             reasons.append("the rules do not offer it at this point")
+    if "{" in label:  # a label template (`{src}{dst}`): its holes shown by their parameters' names
+        label = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}", r"<\1>", label)
     return WhyNot(name, label, reasons, a.rule, where, values)
 
 
