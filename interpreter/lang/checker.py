@@ -21,7 +21,8 @@ from .model import MAX_RANGE_KEYS, Code, Spec, codes
 VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "cell": T.CELL}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS,
-               "cell": T.CELL, "cells": T.CELLS}
+               "cell": T.CELL, "cells": T.CELLS, "card lists": T.CARD_LISTS, "player lists": T.PLAYER_LISTS,
+               "int lists": T.INT_LISTS, "str lists": T.STR_LISTS, "cell lists": T.CELL_LISTS}
 
 
 def _value_type(v: Any) -> T:
