@@ -142,7 +142,7 @@ PAIRS = {
     "breakthrough": Pairing("games/breakthrough.yaml", "breakthrough", {}, _breakthrough_action, samples=200,
                             theirs=lambda a: a & ~1),
     "checkers": Pairing("games/checkers.yaml", "checkers", {}, _checkers_action, samples=100),
-    "othello": Pairing("games/othello.yaml", "othello", {}, _othello_action, samples=60),
+    "othello": Pairing("games/othello.yaml", "othello", {}, _othello_action, samples=40),
     "kalah": Pairing("games/mancala.yaml", "mancala", {}, _number_after_colon),
     "dots_and_boxes_2": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes", {"size": 2}, _dots_action(2)),
     "dots_and_boxes_3": Pairing("games/dots_and_boxes.yaml", "dots_and_boxes(num_rows=3,num_cols=3)", {"size": 3},
