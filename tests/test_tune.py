@@ -318,3 +318,16 @@ def test_a_spec_measure_is_a_target_and_the_seeds_are_paired():
     assert all(len(v) == 1 for v in by_games.values())
     ((mean, lo),) = by_games[max(by_games)]
     assert 45 < mean < 54 and lo < 49.5
+
+
+def test_confirm_plays_the_winners_again_on_other_seeds():
+    rep = _planted(confirm=3)
+    ranked = rep.first.ranked
+    confirmed = [c for c in ranked if c.confirmed is not None]
+    assert {c.label for c in confirmed} == FAIR  # only those that meet or may meet: the others fail
+    for c in confirmed:
+        f = c.confirmed
+        assert f.meets == "true" and f.games > 0 and f.estimates[0].mean != c.estimates[0].mean  # other games
+    d = rep.as_dict()
+    assert d["confirm_seed"] == 1_000_003 and d["candidates"][0]["confirmed"]["meets"] is True
+    assert _planted(confirm=3).as_dict()["candidates"] == d["candidates"]
