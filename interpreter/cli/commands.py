@@ -686,7 +686,8 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
               help="Also play a tenth as many games with AGENT at every seat (repeatable; default: greedy:2 "
                    "and cautious; `--with none`: random players only).")
 def lint(spec: str, players: int | None, games: int, seed: int, options, readings, also) -> None:
-    """Findings nobody wrote down: rules that never ran, stalls, broken invariants (as warnings)."""
+    """Findings nobody wrote down: rules that never ran, dead branches and guards, stalls, broken invariants
+    (as warnings)."""
     from ..lab.lint import ALSO, lint as do_lint
     from ..agents.registry import AgentError, parse_agent
     also = tuple(a for a in also if a != "none") if also else ALSO
@@ -703,7 +704,9 @@ def lint(spec: str, players: int | None, games: int, seed: int, options, reading
     diags = do_lint(spec, n, games, seed, opts, reads, also)
     _show_diagnostics(diags)
     extra = f" (and {max(1, games // 10)} each with {', '.join(also)})" if also else ""
-    out.print(f"{spec}: {len(diags)} finding(s) in {games} random games{extra} with {n} players", markup=False)
+    out.print(f"{spec}: {len(diags)} finding(s) in {games} random games{extra} with {n} players; and "
+              f"{max(1, games // 10)} random games under each other reading, option value and player count, "
+              "and the spec's examples", markup=False)
 
 
 @cli.command()

@@ -7,3 +7,5 @@ targets (`rulewright tune`: targets, tune_space, candidates, tune, tune_report).
 Produces data and text; printing is the faces' job. May import every stage above it
 (`spec` .. `agents`), never `api` or a face.
 """
+
+from .policies import LastAgent  # noqa: E402,F401  (registers the lab's own policy, `last`, by name)

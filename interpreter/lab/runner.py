@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..agents.registry import ScriptedAgent, make_agent
-from ..runtime.engine import DEFAULT_BUDGET, Game, Status
+from ..runtime.engine import DEFAULT_BUDGET, Game, State, Status
 from .estimates import mean_estimate, share_estimate
 from .measures import measure
 from ..runtime.seeds import game_seed
@@ -46,8 +46,17 @@ def make_agents(names: dict[int, str], players: int, seed: int) -> list:
 
 
 def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = None, *, log: bool = False,
-         check: bool = False, script: list[int] | None = None):
-    """Play one game to its end; returns the final State."""
+         check: bool = False, script: list[int] | None = None) -> State:
+    """Play one game to its end; returns the final `State`.
+
+    Args:
+        game: a compiled game.
+        players: how many play.
+        seed: the game's seed (each agent is seeded from it and its seat).
+        agents: agent names by seat, numbered from 0 (`{0: "mcts:100"}`); a seat not listed plays `random`.
+        log: keep the event log.
+        check: check the invariants after every step.
+        script: recorded choices to replay instead of agents (shared by every seat, in order)."""
     seated = [ScriptedAgent(script)] * players if script is not None else make_agents(agents or {}, players, seed)
     # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
     # nor for a script (recorded choices are input: apply() checks each of them).

@@ -35,6 +35,16 @@ class Severity(StrEnum):
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One finding about a spec, as `check` prints it: `path:line:col: error[CODE]: message`.
+
+    Attributes:
+        code: the stable code (`E403`; `docs/reference/diagnostics.md` explains each).
+        message: what is wrong, in a sentence.
+        span: where (1-based line and column), or None for a finding about no one place.
+        hint: at most one suggestion (`did you mean 'count_of'?`).
+        note: context (`in action 'flip'`).
+        severity: `error` or `warning`.
+    """
     code: str
     message: str
     span: Span | None
