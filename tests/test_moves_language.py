@@ -111,6 +111,12 @@ def test_board_side_diagnostics(tmp_path, old, new, code):
     assert code in [c for c, _ in errors(write(tmp_path, BOARD.replace(old, new)))]
 
 
+def test_a_cell_name_off_the_board_says_which_cells_there_are(tmp_path):
+    path = write(tmp_path, BOARD.replace("      - cell(grid, 1, 1) == a1", "      - cell(grid, 1, 1) == a5"))
+    (d,) = [d for d in diagnostics(path) if d.code == "E401"]
+    assert d.hint == "not a cell of the board: its cells are a1 to c4"
+
+
 # -- expressions that stop early, and lists ---------------------------------------------------------
 STOPS = """
 game: {name: Stops, players: {min: 2, max: 2}}

@@ -457,6 +457,14 @@ def cell_literal(spec: Any, name: str) -> tuple[str, int, int] | None:
     return b.name, row, column
 
 
+def last_cell_name(spec: Any) -> str | None:
+    """The name of the last cell of the spec's only board at its largest (`h8`), or None (no board or several)."""
+    if len(spec.boards) != 1:
+        return None
+    b = next(iter(spec.boards.values()))
+    return cell_name(largest(b.rows, spec.options, spec.constants), largest(b.columns, spec.options, spec.constants))
+
+
 def static_cell(e: Any, spec: Any) -> tuple[str, int, int] | None:
     """(board, row, column) of a cell `check` can see: `cell(b, 1, 2)`, `a8`, and steps from one."""
     if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[0] == "cellname":

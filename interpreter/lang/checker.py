@@ -798,7 +798,10 @@ class Checker:
             return T.CELL
         cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones) + list(s.boards)
         hint = did_you_mean(e.id, cands)
-        if hint is None and any(e.id in vals for vals in self.prop_values.values()):
+        last = boards.last_cell_name(s)
+        if last is not None and boards._CELL_NAME.fullmatch(e.id):  # `a9` on a board of eight rows
+            hint = f"not a cell of the board: its cells are a1 to {last}"
+        elif hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
         self.error("E401", f"unknown name '{e.id}'", code, e.pos, hint=hint)
         return T.ANY
