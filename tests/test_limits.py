@@ -101,9 +101,11 @@ def test_a_spec_just_under_the_size_limit_is_read(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_an_endless_file_is_refused_not_read():
+    # a device is never read at all (spec/files.py: regular files only); see also tests/test_files.py
     with time_guard(20, "check /dev/zero"):
         r = CliRunner().invoke(cli, ["check", "/dev/zero"])
-    assert r.exit_code == 1 and "/dev/zero:1:1: error[E108]: the spec is more than 2,000,000 bytes" in r.output
+    assert r.exit_code == 1 and ("/dev/zero:1:1: error[E114]: the spec is a device, not a regular file: only regular "
+                                 "files are read") in r.output
 
 
 def test_aliases_that_expand_exponentially_are_refused(tmp_path):

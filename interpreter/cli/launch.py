@@ -7,7 +7,7 @@ nothing changed prints the remembered answer without importing the checker,
 jsonschema, Lark, click or rich, so it takes little more than Python's own
 start-up. Anything else (an unchanged spec with errors, other commands and
 options, a damaged cache) goes to the full command line in commands.py. Only the
-standard library and spec/cache.py (itself standard library only) may be
+standard library, spec/cache.py and spec/files.py (themselves standard library only) may be
 imported at the top of this module.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 
+from ..spec import files
 from ..spec.cache import cache_folder
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -47,8 +48,7 @@ def _interpreter() -> str:
 
 
 def _digest(path: str) -> str:
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+    return files.digest(path)  # bounded, regular files only: a 700 MB file or a FIFO is Refused (an OSError)
 
 
 def _entry(path: str, interpreter: str) -> str:
