@@ -129,7 +129,7 @@ def test_the_source_cache_of_diagnostics_reads_no_fifo(tmp_path):
     ("/etc/shadow", "the base '/etc/shadow' is not read: a spec is a .yaml (or .yml) file"),
     ("/dev/stdin", "the base '/dev/stdin' is not read: a spec is a .yaml (or .yml) file"),
     ("../outside.yaml", "the base '../outside.yaml' is not read: it is outside {folder}; a file may name only "
-                        "specs in its own project (see RULEWRIGHT_ALLOW)"),
+                        "files in its own folder or project (see RULEWRIGHT_ALLOW)"),
 ], ids=["environ", "shadow", "stdin", "parent_folder"])
 def test_extends_names_only_specs_in_the_folder(tmp_path, planted, base, message):
     path = variant(tmp_path, base)
@@ -219,6 +219,47 @@ def test_the_quick_check_does_not_read_a_huge_file_whole(tmp_path):
     r = rw("check", big)
     assert r.exit_code == 1 and f"{big}:1:1: error[E108]: the spec is 700,000,000 bytes; the limit is 2,000,000" \
         in r.stderr
+
+
+def test_a_base_anywhere_in_the_project_may_be_named(tmp_path):
+    """A project is the nearest folder above the spec with .git, .hg or pyproject.toml."""
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "variants").mkdir()
+    (tmp_path / "games" / "base.yaml").write_text(minimal_text(), encoding="utf-8")
+    path = variant(tmp_path / "games" / "variants", "../base.yaml")
+    assert load(path).data["game"]["name"] == "Minimal"
+    outside = variant(tmp_path / "games" / "variants", "../../../elsewhere.yaml", "w.yaml")
+    assert only_error(outside).code == "E115"
+
+
+@pytest.mark.parametrize("source, message", [
+    ("/etc/passwd", "The rulebook text `/etc/passwd` is not read: it is not a .txt or .md file."),
+    ("/proc/self/environ", "The rulebook text `/proc/self/environ` is not read: it is not a .txt or .md file."),
+    ("../secret.txt", "The rulebook text `../secret.txt` is not read: it is outside {folder}; a file may name only "
+                      "files in its own folder or project (see RULEWRIGHT_ALLOW)."),
+], ids=["passwd", "environ", "outside"])
+def test_explain_reads_no_rulebook_outside_the_project(tmp_path, planted, source, message):
+    (tmp_path / "secret.txt").write_text(SECRET + "\n", encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    text = minimal_text().replace("  players: {min: 2, max: 4}\n",
+                                  f"  players: {{min: 2, max: 4}}\n  rulebook:\n    source: {source}\n", 1)
+    path = write(project, text)
+    r = rw("explain", path)
+    assert r.exit_code == 0 and message.format(folder=os.path.realpath(project)) in r.stdout, r.stdout[-500:]
+    assert SECRET not in r.output and "root:" not in r.output
+    r = rw("lint", path, "-g", "1", "--with", "none")
+    assert SECRET not in r.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_rulebook_is_not_read(tmp_path):
+    os.mkfifo(tmp_path / "rules.txt")
+    text = minimal_text().replace("  players: {min: 2, max: 4}\n",
+                                  "  players: {min: 2, max: 4}\n  rulebook:\n    source: rules.txt\n", 1)
+    r = rw("explain", write(tmp_path, text))
+    assert "The rulebook text `rules.txt` is not read: a FIFO (named pipe), not a regular file" in r.stdout
 
 
 # ---- logs ----------------------------------------------------------------------------------------------------------

@@ -13,12 +13,14 @@ browser table): `read_bytes`, `read_text` and `digest`. Each
 - raises `Refused` (an OSError, so every `except OSError` already handles it)
   whose words name the path and the reason, never a byte of the file's content.
 
-`inside` and `allowed_folders` decide where a file *named by another file* may be:
-a base named by `extends:`, or the spec named in a log or a save, must lie (after
-symbolic links are followed) inside the folder of the file that names it, or of
-the spec or project the command was started on, or in a folder of the allow-list,
-the `RULEWRIGHT_ALLOW` environment variable (folders separated by `os.pathsep`).
-Such a name must also end in `.yaml` or `.yml`: a spec is a YAML file.
+`inside`, `project_folder` and `allowed_folders` decide where a file *named by
+another file* may be: a base named by `extends:`, the rulebook text a spec names
+(`game.rulebook.source`), or the spec named in a log or a save, must lie (after
+symbolic links are followed) inside the folder of the file that names it or its
+project (the nearest folder above it that holds `.git`, `.hg` or `pyproject.toml`),
+or in a folder of the allow-list, the `RULEWRIGHT_ALLOW` environment variable
+(folders separated by `os.pathsep`). Such a name must also end in `.yaml` or
+`.yml` (a spec), or `.txt` or `.md` (a rulebook).
 
 Standard library only: the quick `check` path (cli/launch.py) imports it before
 anything else is loaded. It does not parse anything (loader.py does).
@@ -34,9 +36,12 @@ from collections.abc import Iterable
 MAX_SPEC_BYTES = 2_000_000  # a spec, or a base it extends
 MAX_LOG_BYTES = 64_000_000  # a game log (the longest shipped golden log is 180 kB)
 MAX_SAVE_BYTES = 4_000_000  # a saved game: its settings and its choices
+MAX_RULEBOOK_BYTES = 4_000_000  # a rulebook's text (`game.rulebook.source`)
 CHUNK = 1 << 16
 ALLOW_ENV = "RULEWRIGHT_ALLOW"
 SPEC_SUFFIXES = (".yaml", ".yml")
+RULEBOOK_SUFFIXES = (".txt", ".md")
+PROJECT_MARKERS = (".git", ".hg", "pyproject.toml")
 _PSEUDO = ("/proc", "/sys", "/dev")  # kernel files: no real size, endless, or someone's secrets
 
 
@@ -117,11 +122,24 @@ def digest(path: str, limit: int = MAX_SPEC_BYTES, what: str = "spec") -> str:
     return hashlib.sha256(read_bytes(path, limit, what)).hexdigest()
 
 
+def project_folder(folder: str) -> str | None:
+    """The nearest folder at or above `folder` that holds .git, .hg or pyproject.toml (its links resolved)."""
+    at = os.path.realpath(folder)
+    while True:
+        if any(os.path.exists(os.path.join(at, m)) for m in PROJECT_MARKERS):
+            return at
+        up = os.path.dirname(at)
+        if up == at:
+            return None
+        at = up
+
+
 def allowed_folders(*folders: str) -> tuple[str, ...]:
-    """These folders and those of the allow-list (RULEWRIGHT_ALLOW), each with its links resolved."""
+    """These folders, the project each lies in, and the allow-list (RULEWRIGHT_ALLOW), links resolved."""
     extra = [f for f in os.environ.get(ALLOW_ENV, "").split(os.pathsep) if f.strip()]
+    projects = [p for p in map(project_folder, folders) if p is not None]
     out: list[str] = []
-    for f in (*folders, *extra):
+    for f in (*folders, *projects, *extra):
         real = os.path.realpath(os.path.expanduser(f))
         if real not in out:
             out.append(real)
@@ -134,18 +152,20 @@ def inside(path: str, folders: Iterable[str]) -> bool:
     return any(_under(real, f) for f in folders)
 
 
-def named_file_problem(path: str, folders: Iterable[str]) -> str | None:
-    """Why a spec that a file names (an `extends:` base, a log's or a save's `spec`) may not be read, or None.
-
-    Decided from the name alone, before the file is opened or even looked at."""
-    if not path.lower().endswith(SPEC_SUFFIXES):
-        return "a spec is a .yaml (or .yml) file"
+def named_file_problem(path: str, folders: Iterable[str], suffixes: tuple[str, ...] = SPEC_SUFFIXES) -> str | None:
+    """Why a file that another file names (an `extends:` base, a log's or a save's `spec`, a rulebook) may
+    not be read, or None. Decided from the name alone, before the file is opened or even looked at."""
+    if not path.lower().endswith(suffixes):
+        if suffixes == SPEC_SUFFIXES:
+            return "a spec is a .yaml (or .yml) file"
+        return "it is not a " + " or ".join(suffixes) + " file"
     folders = tuple(folders)
     if not inside(path, folders):
         shown = " or ".join(folders[:3]) + (" ..." if len(folders) > 3 else "")
-        return f"it is outside {shown}; a file may name only specs in its own project (see {ALLOW_ENV})"
+        return f"it is outside {shown}; a file may name only files in its own folder or project (see {ALLOW_ENV})"
     return None
 
 
-__all__ = ["ALLOW_ENV", "MAX_LOG_BYTES", "MAX_SAVE_BYTES", "MAX_SPEC_BYTES", "Refused", "allowed_folders",
-           "digest", "inside", "named_file_problem", "read_bytes", "read_text"]
+__all__ = ["ALLOW_ENV", "MAX_LOG_BYTES", "MAX_RULEBOOK_BYTES", "MAX_SAVE_BYTES", "MAX_SPEC_BYTES", "RULEBOOK_SUFFIXES",
+           "Refused", "allowed_folders", "digest", "inside", "named_file_problem", "project_folder", "read_bytes",
+           "read_text"]
