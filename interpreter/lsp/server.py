@@ -2,15 +2,17 @@
 
 Owns: the LSP wiring. Every open document is checked from the text the
 editor holds (runtime/pipeline.analyse with the document's path, so a
-variant's bases still come from disk) when it is opened and at every
-change, and its diagnostics are published with the codes, positions and
-hints of `rulewright check`. Completion, hover, definition and document
+variant's bases still come from disk, under spec/files.py's rules, with the
+editor's workspace folders as projects) when it is opened or saved, and
+DEBOUNCE seconds after the last of a burst of changes; its diagnostics are
+published with the codes, positions and hints of `rulewright check`. Completion, hover, definition and document
 symbols answer from the latest check. Positions are converted between the
 Span's 1-based characters and the protocol's 0-based UTF-16 units.
 
 Whatever an editor sends, the server answers (a broken document gets its
 diagnostics; an unexpected failure in a feature is logged and answered
-with nothing), and it never writes to stdout outside the protocol.
+with nothing; a message that cannot be read is answered by transport.py),
+and it never writes to stdout outside the protocol.
 """
 from __future__ import annotations
 
