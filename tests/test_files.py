@@ -391,3 +391,21 @@ def test_an_untampered_save_still_resumes(tmp_path, save):
     path.write_text(json.dumps({**save, "spec": os.path.abspath(STUN)}, indent=1), encoding="utf-8")
     r = rw("play", "--resume", str(path), input="quit\n")
     assert r.exit_code == 0 and f"resumed after {len(save['choices'])} choices" in r.output
+
+
+def test_a_remembered_verdict_holds_only_for_its_allow_list(tmp_path, monkeypatch):
+    """`check` remembers clean verdicts; one given under RULEWRIGHT_ALLOW must not answer without it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "base.yaml").write_text(minimal_text(), encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    path = variant(project, "../shared/base.yaml")
+    monkeypatch.setenv(files.ALLOW_ENV, str(shared))
+    assert rw("check", path).exit_code == 0
+    assert launch._quick_check(["check", path]) == 0  # remembered
+    monkeypatch.delenv(files.ALLOW_ENV)
+    assert launch._quick_check(["check", path]) is None  # not for another allow-list
+    r = rw("check", path)
+    assert r.exit_code == 1 and "error[E115]" in r.stderr

@@ -52,7 +52,9 @@ def _digest(path: str) -> str:
 
 
 def _entry(path: str, interpreter: str) -> str:
-    key = hashlib.sha256(f"{interpreter} {os.path.abspath(path)} {_digest(path)}".encode()).hexdigest()[:32]
+    # The allow-list decides which bases may be read: a verdict holds for the list it was given under.
+    allow = os.environ.get(files.ALLOW_ENV, "")
+    key = hashlib.sha256(f"{interpreter} {os.path.abspath(path)} {_digest(path)} {allow}".encode()).hexdigest()[:32]
     return os.path.join(cache_folder(), f"verdict-{key}.json")
 
 
