@@ -7,7 +7,7 @@ anything else can run stay with the stage that meets them first: the file
 size and YAML depth in loader.py, the nesting of one rule text in syntax.py,
 run-time limits (steps, call depth, list sizes, options of a decision) in
 engine.py and builtins.py, the work inside expressions (WORK_PER_STEP, charged by
-the compilers). README "Hardening and limits" lists them all.
+the compilers). docs/guides/limits.md ("Hardening and limits") lists them all.
 """
 from __future__ import annotations
 
