@@ -151,13 +151,37 @@ def test_a_huge_content_length_is_skipped_and_the_editor_told(wire):
     wire.alive()
 
 
-def test_a_message_just_over_the_limit_streams_past_in_bounded_memory(wire, monkeypatch):
-    # the limit itself (16 MB) is too much to stream in a unit test; the reader's bound is what matters
+def test_a_message_over_the_limit_is_skipped_and_the_next_one_read(wire):
     body = b'{"jsonrpc": "2.0", "method": "x", "params": "' + b"y" * 3_000_000 + b'"}'
     wire.raw(b"Content-Length: %d\r\n\r\n" % (transport.MAX_MESSAGE + 1))
     wire.raw(body)
     wire.wait(lambda m: m.get("method") == "window/showMessage")
     wire.alive()
+
+
+def test_the_reader_holds_a_bounded_buffer_while_an_oversized_body_streams_past():
+    """transport.Frames on its own: 20 MB after a header over the limit, then a real frame."""
+    import asyncio
+    import io
+    ok = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}).encode()
+    stream = io.BytesIO(b"Content-Length: %d\r\n\r\n" % (transport.MAX_MESSAGE + 1) + b"y" * 20_000_000
+                        + b"Content-Length: %d\r\n\r\n" % len(ok) + ok)
+    frames = transport.Frames(stream.read1, None)
+    most = 0
+
+    async def fill():
+        nonlocal most
+        chunk = stream.read1(transport.CHUNK)
+        if chunk:
+            frames.buf += chunk
+        else:
+            frames.eof = True
+        most = max(most, len(frames.buf))
+    frames._fill = fill
+    told = []
+    body = asyncio.run(frames.next(told.append))
+    assert body == ok and told == [transport.MAX_MESSAGE + 1]
+    assert most <= 2 * transport.CHUNK  # never the 20 MB
 
 
 @pytest.mark.parametrize("body, code", [

@@ -195,7 +195,7 @@ def replay(path: str, spec_path: str | None = None) -> ReplayReport:
     if spec_path:
         spec = spec_path  # the user named it: no folder rule, but still a regular file, bounded
         if not os.path.isfile(spec):
-            raise LogError(f"{spec_path}: no such spec")
+            raise LogError(f"{spec_path}: " + ("not a regular file" if os.path.exists(spec) else "no such spec"))
     else:
         spec = named_spec(head["spec"], path, lambda name: f"{path}:1: the spec it was played with, {name},",
                           prefer_cwd=True)
