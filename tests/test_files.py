@@ -303,12 +303,23 @@ def test_replay_of_a_tampered_log(tmp_path, planted, log_lines, make, message):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_replay_and_serve_of_a_fifo_log_answer_at_once(tmp_path):
+def test_replay_of_a_fifo_log_answers_at_once(tmp_path):
     fifo = str(tmp_path / "game.jsonl")
     os.mkfifo(fifo)
     r = rw("replay", fifo)
     assert r.exit_code == 1 and r.stderr.strip() == (
         f"error: cannot read {fifo}: a FIFO (named pipe), not a regular file: only regular files are read")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_resume_and_serve_log_of_a_fifo_answer_at_once(tmp_path):
+    fifo = str(tmp_path / "save.json")
+    os.mkfifo(fifo)
+    r = rw("play", "--resume", fifo, input="quit\n")
+    assert r.exit_code == 1 and r.stderr.strip() == (
+        f"error: {fifo}: a FIFO (named pipe), not a regular file: only regular files are read")
+    r = rw("serve", STUN, "--log", fifo, "--port", "0")
+    assert r.exit_code == 1 and "a FIFO (named pipe), not a regular file" in r.stderr
 
 
 # ---- saves ----------------------------------------------------------------------------------------------------------
