@@ -419,3 +419,52 @@ def test_explain_shows_a_move_with_two_ends_and_the_sides_of_the_board():
     assert "Chooses `src` from `[c in cells(grid) where piece[c] == me.seat" in text
     assert "then `dst` from `targets(src, me)`." in text
     assert "`a1` the bottom left cell; forward is up for seat 1, down for seat 2" in text
+
+
+PROPS = """
+game: {name: Props, players: {min: 2, max: 2}}
+flow:
+  first: seat(1)
+  turn:
+    actions: [go]
+functions:
+  f0:
+    params: {xs: ints, k: int}
+    value: any x in xs where x > k
+  f1:
+    params: {xs: ints, k: int}
+    value: all x in xs where x > k
+  f2:
+    params: {xs: ints, k: int}
+    value: "[x in xs while x > k]"
+  f3:
+    params: {xs: ints, k: int}
+    value: "count(combinations(xs, 2)) + count([s in combinations(xs) where sum(s) == k])"
+actions:
+  go:
+    do: |
+      end game
+end:
+  when: true
+"""
+
+
+def test_quantifiers_while_lists_and_combinations_match_python_in_both_compilers(tmp_path):
+    from hypothesis import given, settings, strategies as hs
+    import itertools
+    import math
+    spec, _ = api.load_spec(write(tmp_path, PROPS))
+    game = Game(spec)
+    st = game.new_game(2, 0)
+    pairs = compiled_pairs(game, ["f0", "f1", "f2", "f3"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(hs.lists(hs.integers(-5, 5), max_size=8), hs.integers(-6, 6))
+    def check(xs, k):
+        want = [any(x > k for x in xs), all(x > k for x in xs), list(itertools.takewhile(lambda x: x > k, xs)),
+                math.comb(len(xs), 2) + sum(1 for n in range(1, len(xs) + 1)
+                                            for c in itertools.combinations(xs, n) if sum(c) == k)]
+        for (text, generated, closure), expected in zip(pairs, want):
+            assert generated(st, [xs, k] + [None] * 6) == expected, text
+            assert closure(st, [xs, k] + [None] * 6) == expected, text
+    check()
