@@ -119,6 +119,7 @@ CIRCLES_ALLOWED: set[frozenset[str]] = {
     frozenset({"spec.loader", "spec.variants"}),
     frozenset({"compile.codegen", "compile.compiler"}),
     frozenset({"runtime.chance", "runtime.engine", "runtime.redact"}),
+    frozenset({"lang.boards", "lang.counts", "lang.model"}),
 }
 FACE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("web.narration", "cli.narrate"),
