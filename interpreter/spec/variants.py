@@ -35,7 +35,7 @@ import copy
 from typing import Any
 
 from .diagnostics import Diagnostic, Span, SpecError, did_you_mean
-from .loader import Document, Located, Path
+from .document import Document, Located, Path
 
 VERBS = ("set", "replace", "append", "prepend", "remove")
 IGNORED = ("extends", "$schema")
