@@ -38,18 +38,21 @@ class Analysis:
     ok: bool = False
 
 
-def analyse(path: str, text: str | None = None) -> Analysis:
-    """Run every check stage on the spec at `path` (or on `text` as that spec), keeping what each produced."""
+def analyse(path: str, text: str | None = None, allow: tuple[str, ...] | None = None) -> Analysis:
+    """Run every check stage on the spec at `path` (or on `text` as that spec), keeping what each produced.
+
+    `allow`: the folders its `extends:` bases may be in (default: the spec's own folder and
+    RULEWRIGHT_ALLOW; spec/files.py)."""
     try:
-        return _analyse(path, text)
+        return _analyse(path, text, allow)
     except RecursionError:  # the limits on nesting should come first; this is the net under them
         return Analysis([Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
                                     hint="some part of it is nested far deeper than a spec needs")])
 
 
-def _analyse(path: str, text: str | None) -> Analysis:
+def _analyse(path: str, text: str | None, allow: tuple[str, ...] | None = None) -> Analysis:
     try:
-        doc = loader.load(path, text=text)
+        doc = loader.load(path, text=text, allow=allow)
     except SpecError as exc:
         return Analysis(exc.diagnostics)
     diags = list(schema.check(doc))
@@ -106,6 +109,20 @@ def _stamps(paths) -> tuple:
 
 def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
               budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
-    """Load, check and compile a spec for the given options and ambiguity readings."""
+    """Load, check and compile a spec for the given options and ambiguity readings.
+
+    Args:
+        path: the spec file (a variant's `extends:` is followed).
+        options: option values by name (`{"win_chips": 3}`); the others keep their defaults.
+        readings: an interpretation per ambiguity (`{"first_flip": "optional"}`); the others keep theirs.
+        budget: the step budget of each game (a game that exceeds it ends as `stalled`).
+        coverage: count which rules and branches ran (for `lint`; slower).
+
+    Raises:
+        SpecError: the spec does not check (every diagnostic is in its `diagnostics`).
+        SetupError: an unknown option or reading, or a value it does not allow.
+
+    The checked spec is cached by path (and the files' modification times), so loading it again for
+    other options costs only the compile."""
     spec, _ = load_spec(path)
     return compile_game(spec, options, readings, budget, coverage)
