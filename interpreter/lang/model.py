@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import boards, counts, decks, syntax
+from . import boards, counts, decks, syntax, teams
 
 
 @dataclass(slots=True)
@@ -73,6 +73,7 @@ class VarDef:
     span: Span | None
     key: Any = None  # set for one value of a keyed variable (its key)
     values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
+    visible: str = "public"  # who may read it: public | owner | side | nobody (lang/hidden.py)
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
@@ -255,6 +256,7 @@ class Spec:
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
     lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
     boards: dict[str, BoardDef] = field(default_factory=dict)  # `boards:` grids of cells
+    teams: Any = None  # `game.teams`: seats on a side (lang/teams.py TeamsDef), or None
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -411,14 +413,16 @@ class _Builder:
                         [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
+                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"),
+                                                visible=v.get("visible", "public"))
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span, board)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
-                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"))
+                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"),
+                                                          visible=v.get("visible", "public"))
                     i += 1
         options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
@@ -481,6 +485,7 @@ class _Builder:
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
             lab=self.lab(d.get("lab")), boards=boards_,
+            teams=teams.build(game.get("teams"), self.span("game", "teams", key=True)),
         )
         if self.errors:
             raise SpecError(self.errors)
