@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .. import api
-from . import launch
+from . import verdicts
 from ..spec.diagnostics import Severity, SourceCache, SpecError, render
 from ..runtime.engine import SetupError, Status
 
@@ -144,7 +144,7 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
             sources = SourceCache()
-            launch.remember(path, list(spec.doc.sources), spec.name, [render(d, sources) for d in diags])
+            verdicts.remember(path, list(spec.doc.sources), spec.name, [render(d, sources) for d in diags])
             if merged:
                 out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:

@@ -450,6 +450,6 @@ NAMESPACES = {
 }
 
 # The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
-# which adds them to BUILTINS when it is imported (it builds on Builtin above).
-from . import boards as _boards  # noqa: E402,F401
-from . import hidden as _hidden, teams as _teams  # noqa: E402,F401  (secret dice; sides: partner, team ...)
+# which adds them to BUILTINS when it is imported (it builds on Builtin above); the package's
+# __init__ imports it, so the table is whole wherever it is read. The side builtins (teams.py) and
+# the secret dice (hidden.py) register themselves the same way.
