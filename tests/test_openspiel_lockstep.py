@@ -37,6 +37,7 @@ class Pairing:
     start: Callable | None = None  # (pair, game, os_state, rng, seed) -> State: a game whose setup draws as OpenSpiel did
     returns: Callable | None = None  # State -> OpenSpiel's returns, when not the winner-takes-all default
     shares: tuple = ("first seat wins", "second seat wins", "draws")  # what the outcome comparison counts
+    shortest: int = 5  # the fewest moves a game of it can have (the shortest tic-tac-toe game has five)
 
 
 def _number_after_colon(label: str) -> int:
@@ -99,6 +100,26 @@ def _dots_action(n: int) -> Callable[[str], int]:
     return action
 
 
+def _liars_action(dice: int) -> Callable[[str], int]:
+    """`bid n x f` as OpenSpiel's bid number (n - 1) * 6 + (f - 1); `call liar` is the number after the last bid."""
+    def action(label: str) -> int:
+        if label == "call liar":
+            return 2 * dice * 6
+        n, f = label[len("bid "):].split(" x ")
+        return (int(n) - 1) * 6 + int(f) - 1
+    return action
+
+
+def _liars_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+    """OpenSpiel rolls every die of the first player, then the second's; the setup's secret dice are scripted
+    with the same values, in the same order."""
+    dice = []
+    while os_state.is_chance_node():
+        dice.append(rng.choice([a for a, _p in os_state.chance_outcomes()]) + 1)
+        os_state.apply_action(dice[-1] - 1)
+    return game.new_game(pair.players, seed, prepare=lambda st: setattr(st, "scripted", dice))
+
+
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
 
 PAIRS = {
@@ -115,6 +136,10 @@ PAIRS = {
                          lambda st: [float(x) for x in st.scores()], MADE),
     "oh_hell_5": Pairing("games/oh_hell.yaml", "oh_hell(players=5)", {}, _oh_hell_action, 5, None, 100,
                          _oh_hell_start, lambda st: [float(x) for x in st.scores()], MADE),
+    "liars_dice_1": Pairing("games/liars_dice.yaml", "liars_dice(numdice=1)", {"dice": 1}, _liars_action(1), 2,
+                            None, 400, _liars_start, shortest=2),
+    "liars_dice_5": Pairing("games/liars_dice.yaml", "liars_dice(numdice=5)", {"dice": 5}, _liars_action(5), 2,
+                            None, 200, _liars_start, shortest=2),
 }
 GAMES = 60  # lockstep games per pairing
 
@@ -180,7 +205,7 @@ def test_random_games_in_lockstep_with_openspiel(name):
     pair = PAIRS[name]
     game = _game(pair)
     lengths = [lockstep(pair, game, seed)[0] for seed in range(GAMES)]
-    assert min(lengths) >= 5  # the shortest tic-tac-toe game has five moves
+    assert min(lengths) >= pair.shortest  # lockstep ran whole games, not stopped at the first step
 
 
 def _share(results: list[list[float]]) -> tuple[float, float, float]:

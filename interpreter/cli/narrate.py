@@ -26,6 +26,8 @@ def narrate(events: Iterable[dict], verbose: bool = False) -> Iterator[str]:
                 yield f"   P{e['player'] + 1} chooses: {e['choice']}{only}"
         elif kind == "roll":
             dice = ', '.join(map(str, e['dice'])) or 'no dice'
+            if e['dice'] and all(d == "a hidden die" for d in e['dice']):  # rolled for another seat's eyes
+                dice = "a hidden die" if len(e['dice']) == 1 else f"{len(e['dice'])} hidden dice"
             yield f"   P{e['player'] + 1} rolls {dice}" if e.get("player") is not None else f"   the dice show {dice}"
         elif kind == "reveal":
             whose = f"P{e['player'] + 1}'s " if e.get("player") is not None else ""

@@ -677,7 +677,7 @@ class State:
             names = {v.index: v for v in vd.values()}
             values = [(self.pvars[r][owner] if scope == "player" else self.gvars[r]) for r in rows]
             first = names[rows[0]]
-            what = first.name.split("[", 1)[0] if first.key is not None else first.name
+            what = self.g.spec.keyed[scope][first.name.split("[", 1)[0]].label if first.key is not None else first.label
             self.event("reveal", player=owner, what=what, values=values)
 
     def conceal(self, scope: str, row: int, owner: int | None) -> None:
