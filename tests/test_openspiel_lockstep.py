@@ -120,6 +120,38 @@ def _liars_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: 
     return game.new_game(pair.players, seed, prepare=lambda st: setattr(st, "scripted", dice))
 
 
+EUCHRE_SUITS = ["clubs", "diamonds", "hearts", "spades"]  # OpenSpiel's suit order (C, D, H, S); card = 4 * (rank - 9) + suit
+
+
+def _euchre_action(label: str) -> int:
+    """Pass 24, trumps 25-28 (by suit), alone 29, with partner 30; a card (discard or play) its number."""
+    fixed = {"pass": 24, "go alone": 29, "play with partner": 30}
+    if label in fixed:
+        return fixed[label]
+    if label.startswith("trumps: "):
+        return 25 + EUCHRE_SUITS.index(label[len("trumps: "):])
+    rank, suit = label.split(": ", 1)[-1].split(" of ")
+    return 4 * (int(rank) - 9) + EUCHRE_SUITS.index(suit)
+
+
+def _euchre_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+    """OpenSpiel draws the dealer, deals twenty cards from the dealer round the table and turns one up; the
+    setup's random dealer is scripted and its shuffle stacked with that deal, turned card last."""
+    outcomes = []
+    while os_state.is_chance_node():
+        outcomes.append(rng.choice([a for a, _p in os_state.chance_outcomes()]))
+        os_state.apply_action(outcomes[-1])
+    dealer, deal = outcomes[0], outcomes[1:]
+    assert game.card_type == [f"card_{r}_{s}" for r in range(9, 15) for s in EUCHRE_SUITS]  # card ids are OpenSpiel's
+
+    def stack(st, zid):
+        zone = st.zones[zid]
+        zone[:] = [c for c in zone if c not in deal] + deal[::-1]
+        st.rig = None
+    return game.new_game(pair.players, seed, prepare=lambda st: (setattr(st, "scripted", [dealer + 1]),
+                                                                setattr(st, "rig", stack)))
+
+
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
 
 PAIRS = {
@@ -140,6 +172,9 @@ PAIRS = {
                             None, 400, _liars_start, shortest=2),
     "liars_dice_5": Pairing("games/liars_dice.yaml", "liars_dice(numdice=5)", {"dice": 5}, _liars_action(5), 2,
                             None, 200, _liars_start, shortest=2),
+    "euchre": Pairing("games/euchre.yaml", "euchre", {}, _euchre_action, 4, None, 200, _euchre_start,
+                      lambda st: [float(x) for x in st.scores()], ("first side wins", "second side wins", "draws"),
+                      shortest=17),
 }
 GAMES = 60  # lockstep games per pairing
 
