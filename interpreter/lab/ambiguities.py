@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from . import paired, settings as S, verdicts as V
 from .runner import GameSpec, summaries
@@ -135,18 +135,24 @@ def _reading_hits(arm: Arm, game_points: list, ambiguity: str) -> int:
     return sum(h for (kind, what, _span), h in zip(game_points, arm.hits) if kind == "reading" and what == ambiguity)
 
 
-def baseline_summary(results: list[tuple], players: int) -> dict:
+def baseline_summary(results: list[tuple], players: int, teams: Any = None) -> dict:
+    """Counts of an arm's games; in a game of sides (`teams`, lang/teams.TeamsDef) each side's win share too."""
     finished = [r for r in results if r[0] == paired.FINISHED]
     turns = sorted(r[2] for r in finished)
     wins = [0.0] * players
     for r in finished:
         for w in r[1]:
             wins[w] += 1 / len(r[1])
-    return {"games": len(results), "finished": len(finished),
-            "stalled": sum(r[0] == paired.STALLED for r in results),
-            "errors": sum(r[0] not in (paired.FINISHED, paired.STALLED) for r in results),
-            "turns_mean": round(sum(turns) / len(turns), 2) if turns else 0,
-            "wins": [round(w / max(len(finished), 1), 4) for w in wins]}
+    out = {"games": len(results), "finished": len(finished),
+           "stalled": sum(r[0] == paired.STALLED for r in results),
+           "errors": sum(r[0] not in (paired.FINISHED, paired.STALLED) for r in results),
+           "turns_mean": round(sum(turns) / len(turns), 2) if turns else 0,
+           "wins": [round(w / max(len(finished), 1), 4) for w in wins]}
+    if teams is not None:  # a side wins together: its share is its seats' shares added up
+        out["side_wins"] = [{"name": teams.name(k), "seats": [p + 1 for p in side],
+                             "wins": round(sum(wins[p] for p in side) / max(len(finished), 1), 4)}
+                            for k, side in enumerate(teams.sides(players))]
+    return out
 
 
 def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
@@ -289,7 +295,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
                                        verdict, max((r.impact for r in readings), default=0.0), need))
     results.sort(key=lambda r: (V.ORDER[r.verdict], -r.impact, r.name))
     mode = "sequential" if until_decided else "precision" if precision is not None else "fixed"
-    return LabReport(path, players, seed, played, baseline_summary(base.results, players), results, level,
+    return LabReport(path, players, seed, played, baseline_summary(base.results, players, spec.teams), results, level,
                      S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
                      time.perf_counter() - t0)
 
