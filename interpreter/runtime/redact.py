@@ -247,15 +247,17 @@ def seat_view(st: "State", player: int) -> dict:
     spec = g.spec
     zones = {}
     for zid, z in enumerate(st.zones):
-        zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if player in zone_seers(g, zid, st.n) else len(z)
-    gv = {name: v if g.gvar_vis[i] == "public" or player in var_seers(st, "global", i, None) else HIDDEN_VALUE
-          for i, (name, v) in enumerate(zip(spec.vars["global"], st.gvars))}
+        zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if _reads(zone_seers(g, zid, st.n), player, st.n) \
+            else len(z)
+    gv = {name: v if g.gvar_vis[i] == "public" or _reads(var_seers(st, "global", i, None), player, st.n)
+          else HIDDEN_VALUE for i, (name, v) in enumerate(zip(spec.vars["global"], st.gvars))}
     players = []
     for p in st.seats:
         row = {}
         for i, name in enumerate(spec.vars["player"]):
             v = st.pvars[i][p]
-            row[name] = v if g.pvar_vis[i] == "public" or player in var_seers(st, "player", i, p) else HIDDEN_VALUE
+            row[name] = v if g.pvar_vis[i] == "public" or _reads(var_seers(st, "player", i, p), player, st.n) \
+                else HIDDEN_VALUE
         players.append(row)
     from .engine import Status
     return {
@@ -266,12 +268,29 @@ def seat_view(st: "State", player: int) -> dict:
     }
 
 
+def _reads(seers: frozenset[int], player: int, n: int) -> bool:
+    """Whether `player` (a seat, or -1: an onlooker who sees only what is public) may read it."""
+    return len(seers) == n or player in seers
+
+
 def seat_values(st: "State", player: int) -> tuple[list, list[list]]:
-    """The global values and each seat's player values as `player` may read them: 0 for a hidden one
+    """The global values and each seat's player values as `player` may read them: None for a hidden one
     (for numeric faces: the RL observation). Player rows are per seat, in seat order."""
     g = st.g
-    gv = [v if g.gvar_vis[i] == "public" or player in var_seers(st, "global", i, None) else 0
+    gv = [v if g.gvar_vis[i] == "public" or player in var_seers(st, "global", i, None) else None
           for i, v in enumerate(st.gvars)]
-    rows = [[v if g.pvar_vis[i] == "public" or player in var_seers(st, "player", i, p) else 0
+    rows = [[v if g.pvar_vis[i] == "public" or player in var_seers(st, "player", i, p) else None
              for i, v in enumerate(r[p] for r in st.pvars)] for p in st.seats]
     return gv, rows
+
+
+def full_view(st: "State") -> dict:
+    """Everything, face up (the designer reading a whole logged game): `State.view` with no secret kept."""
+    g, spec = st.g, st.g.spec
+    view = seat_view(st, 0)
+    view["player"] = None
+    view["zones"] = {g.zone_name(z): [g.card_label[c] for c in cards] for z, cards in enumerate(st.zones)}
+    view["global"] = dict(zip(spec.vars["global"], st.gvars))
+    view["players"] = [dict(zip(spec.vars["player"], (r[p] for r in st.pvars))) for p in st.seats]
+    view["decision"] = None
+    return view

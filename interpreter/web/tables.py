@@ -26,7 +26,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status, numbered
 from ..runtime.seeds import game_seed
-from ..runtime.redact import seat_labels
+from ..runtime.redact import full_view, seat_labels
 from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
 
 PERSON = "person"
@@ -291,9 +291,7 @@ def seat_json(table: Table, viewer: int) -> dict:
     """Everything the page shows for `viewer`, and nothing that seat may not see."""
     st, g = table.st, table.g
     full = viewer == EVERYONE
-    view = st.view(viewer if not full else 0)
-    if full:  # the designer's full record of a logged game: every zone face up
-        view["zones"] = {g.zone_name(z): [g.card_label[c] for c in cards] for z, cards in enumerate(st.zones)}
+    view = full_view(st) if full else st.view(viewer)  # the designer's full record: every zone and value face up
     out: dict[str, Any] = {
         "game": g.spec.name, "settings": table.s.as_dict(), "viewer": viewer, "status": str(st.status),
         "turn": st.turn, "phase": st.phase, "current": st.cur, "zones": _zones(table, view, full),
