@@ -116,6 +116,7 @@ class Action:
     params: dict[str, Code]
     do: Code
     span: Span | None
+    secret: bool = False  # `secret: true`: only the chooser sees the choice (lang/hidden.py)
 
 
 @dataclass(slots=True)
@@ -436,7 +437,8 @@ class _Builder:
             p = ("actions", name)
             params = {k: self.code(p + ("choose", k), "condition") for k in (a.get("choose") or {})}
             actions[name] = Action(name, a.get("label", name), a.get("rule"), self.code(p + ("when",), "condition"),
-                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True))
+                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True),
+                                   bool(a.get("secret", False)))
         procedures = {name: Procedure(name, dict(pr.get("params") or {}), self.code(("procedures", name, "do"), "block"),
                                       pr.get("rule"), self.span("procedures", name, key=True))
                       for name, pr in (d.get("procedures") or {}).items()}

@@ -634,7 +634,8 @@ class State:
     def log_choice(self, i: int) -> None:
         from .redact import secret_spans
         label = self.labels()[i]
-        if self.pkind == VALUE and len(self.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
+        if self.pkind == VALUE and len(self.pmeta) > 3 or self.pkind == ACTION and self._secret_action(i):
+            # a simultaneous choice, or a secret action's (lang/hidden.py): nobody else sees it
             self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts), sealed=True)
             self.moved = {}
             self.chosen = None  # a new step: an earlier choice is no longer widened
@@ -650,6 +651,11 @@ class State:
                    **({"hidden": hidden} if hidden else {}))
         self.chosen = (self.log[-1], cards) if hidden else None  # widened as its cards move (redact.widen)
         self.moved = {}  # a new step: what a seat saw move before this choice is behind it
+
+    def _secret_action(self, i: int) -> bool:
+        o = self.popts[i]
+        name = self.pmeta[o if isinstance(o, int) else o[0]][0]
+        return self.g.spec.actions[name].secret
 
     def card_text(self, v: Any, ty: T) -> str:
         """A card (or cards) as narration shows it; marked with its id while `marking` (see redact.py)."""

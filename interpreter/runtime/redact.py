@@ -54,7 +54,7 @@ HIDDEN = "a hidden card"
 HIDDEN_VALUE = "(hidden)"  # a variable's value, or a narration hole that reads one, for a seat that may not read it
 HIDDEN_DIE = "a hidden die"
 _OPEN, _MID, _CLOSE = "\ue000", "\ue001", "\ue002"
-_MARK = re.compile(f"{_OPEN}(\\d+){_MID}(.*?){_CLOSE}", re.S)
+_MARK = re.compile(f"{_OPEN}(-?\\d+){_MID}(.*?){_CLOSE}", re.S)  # a value mark has an id below 0
 
 
 def mark(card: int, label: str) -> str:
