@@ -5,7 +5,8 @@ lockstep with the same seed and choices, once as it is and once with every value
 changed in the true state (the other seats' secret dice rolled differently, and after every step each
 hidden variable s may not read, by the spec's `visible:` and sides alone, set to another value). What
 seat s is shown must be the same in both games, step by step, until the first `reveal`: the narration
-of `run --as-seat` / `play` (seat_events), `State.view(s)` (the table and `play` show it), the labels
+of `run --as-seat` / `play` (seat_events) and of the browser table (seat_narration), `State.view(s)`
+(the table and `play` show it), the labels
 of the pending options, the RL observation. The test also checks that the two games did differ.
 """
 import contextlib
@@ -21,6 +22,7 @@ from interpreter.lang import hidden
 from interpreter.lang.model import codes
 from interpreter.runtime.engine import Status
 from interpreter.runtime.redact import HIDDEN_VALUE, seat_events, seat_labels
+from interpreter.web.narration import seat_narration, visible_labels
 
 from spec_helpers import write
 
@@ -128,6 +130,9 @@ def _walk(path: str, players: int, seed: int, seat: int, steps: int = 150) -> tu
         shown_a = list(narrate(seat_events(ea, game, players, seat), verbose=True))
         shown_b = list(narrate(seat_events(eb, game, players, seat), verbose=True))
         assert shown_a == shown_b, f"{path} seed {seed}: P{seat + 1} is told a value hidden from it"
+        table_a = seat_narration(ea, [None] * len(ea), game, players, seat, visible_labels(a, seat))
+        table_b = seat_narration(eb, [None] * len(eb), game, players, seat, visible_labels(b, seat))
+        assert table_a == table_b, f"{path} seed {seed}: the table tells P{seat + 1} a value hidden from it"
         if ra or rb or a.status is not Status.RUNNING or b.status is not Status.RUNNING:
             break
         assert a.view(seat) == b.view(seat), f"{path} seed {seed}: P{seat + 1}'s view shows a hidden value"

@@ -32,7 +32,9 @@ _PUBLIC_OF_A_ZONE = {"count", "empty"}  # what every seat may know of any zone
 
 
 def audit(spec: Spec) -> list[Diagnostic]:
-    return misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec)
+    from .leaks import leak_findings  # hidden values stored where every seat reads them (W530-W532)
+    return misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec) + \
+        leak_findings(spec)
 
 
 def unexplained_default_findings(spec: Spec) -> list[Diagnostic]:
