@@ -222,3 +222,19 @@ end:
     st = api.load_game(path).new_game(2, 1, log=True)
     roll = next(e for e in st.log if e["e"] == "roll")
     assert roll["player"] is None and list(narrate([roll]))[0].startswith("   the dice show ")
+
+
+def test_a_search_agents_sample_does_not_know_the_other_cup():
+    from interpreter.agents.determinize import determinize
+    game = api.load_game("games/liars_dice.yaml")
+    st = game.new_game(2, 4)
+    die = game.spec.keyed["player"]["die"].index
+    rows = range(die, die + 5)
+    rng = random.Random(0)
+    samples = [determinize(st, 0, rng) for _ in range(40)]
+    assert all([s.pvars[r][0] for r in rows] == [st.pvars[r][0] for r in rows] for s in samples)  # my own cup
+    theirs = {tuple(s.pvars[r][1] for r in rows) for s in samples}
+    assert len(theirs) > 30 and all(1 <= d <= 6 for cup in theirs for d in cup)  # drawn again, as dice
+    st2 = game.new_game(2, 5)  # another deal: P2's sampled cup depends on the sample's rng alone, not on P2's cup
+    assert {tuple(determinize(st2, 0, random.Random(k)).pvars[r][1] for r in rows) for k in range(3)} == \
+        {tuple(determinize(st, 0, random.Random(k)).pvars[r][1] for r in rows) for k in range(3)}
