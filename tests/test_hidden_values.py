@@ -238,3 +238,27 @@ def test_a_search_agents_sample_does_not_know_the_other_cup():
     st2 = game.new_game(2, 5)  # another deal: P2's sampled cup depends on the sample's rng alone, not on P2's cup
     assert {tuple(determinize(st2, 0, random.Random(k)).pvars[r][1] for r in rows) for k in range(3)} == \
         {tuple(determinize(st, 0, random.Random(k)).pvars[r][1] for r in rows) for k in range(3)}
+
+
+def test_why_not_does_not_show_another_seats_hidden_value(tmp_path):
+    from interpreter.lab.whynot import unavailable
+    path = write(tmp_path, """
+game: {name: Peek, players: {min: 2, max: 2}}
+state:
+  player:
+    die: {type: int, start: 2, visible: owner}
+flow:
+  first: seat(1)
+  turn:
+    actions: [wait, strike]
+actions:
+  wait: {do: end game}
+  strike:
+    when: next(me).die > 3 and me.die > 3
+    do: end game
+end:
+  when: "false"
+""")
+    st = api.load_game(path).new_game(2, 1)
+    values = unavailable(st)[0].values
+    assert "next(me).die = (hidden)" in values and "me.die = 2" in values
