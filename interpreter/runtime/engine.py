@@ -508,8 +508,9 @@ class State:
         # phase end): run() returns there with no decision pending; a later run() begins that turn.
         self.halt = False
         # Secrets revealed by a rule (`reveal x`, lang/hidden.py): (row, seat) of a player variable, (row, -1)
-        # of a global one; a revealed value that changes is a secret again (`conceal`).
-        self.shown: set[tuple[int, int]] = set()
+        # of a global one; a revealed value that changes is a secret again (`conceal`). Immutable, so a clone
+        # shares it for free and a change makes a new one.
+        self.shown: frozenset[tuple[int, int]] = frozenset()
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -677,7 +678,7 @@ class State:
     def reveal(self, scope: str, rows: tuple, owner: int | None) -> None:
         """`reveal x`: every seat may read these rows of `owner` (of the game, for a global) until they change."""
         seat = -1 if owner is None else owner
-        self.shown.update((row, seat) for row in rows)
+        self.shown = self.shown.union((row, seat) for row in rows)
         if self.log is not None:
             vd = self.g.spec.vars[scope]
             names = {v.index: v for v in vd.values()}
@@ -687,12 +688,11 @@ class State:
             self.event("reveal", player=owner, what=what, values=values)
 
     def conceal(self, scope: str, row: int, owner: int | None) -> None:
-        self.shown.discard((row, -1 if owner is None else owner))
+        self.shown = self.shown - {(row, -1 if owner is None else owner)}
 
     def conceal_rows(self, scope: str, rows: tuple, owner: int | None) -> None:
         seat = -1 if owner is None else owner
-        for row in rows:
-            self.shown.discard((row, seat))
+        self.shown = self.shown.difference((row, seat) for row in rows)
 
     def say(self, text: str) -> None:
         """Log a `say` line; cards some seat may not see are listed as `hidden` spans (see redact.py)."""
@@ -998,7 +998,7 @@ class State:
         s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
         s.marking, s.nxt, s.order, s.skips = self.marking, self.nxt, self.order, self.skips
-        s.shown = set(self.shown) if self.shown else set()
+        s.shown = self.shown  # immutable: shared
         for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
             setattr(s, name, getattr(self, name))
         return s
