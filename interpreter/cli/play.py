@@ -175,7 +175,7 @@ class Session:
         from ..runtime.redact import seat_events
         events = seat_events(st.log[self.shown:], self.g, self.s.players, self.s.seat)  # this seat's view only
         self.shown = len(st.log)
-        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
+        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "roll", "reveal", "end") or
                 e["e"] == "choice" and e["player"] != self.s.seat]
         shown = 0
         for line in narrate(keep):
