@@ -175,6 +175,9 @@ PAIRS = {
     "euchre": Pairing("games/euchre.yaml", "euchre", {}, _euchre_action, 4, None, 200, _euchre_start,
                       lambda st: [float(x) for x in st.scores()], ("first side wins", "second side wins", "draws"),
                       shortest=17),
+    "euchre_unstuck": Pairing("games/euchre.yaml", "euchre(stick_the_dealer=false)", {"stick": False}, _euchre_action,
+                              4, None, 200, _euchre_start, lambda st: [float(x) for x in st.scores()],
+                              ("first side wins", "second side wins", "hands thrown in"), shortest=8),
 }
 GAMES = 60  # lockstep games per pairing
 
