@@ -21,7 +21,7 @@ from interpreter.cli.narrate import narrate
 from interpreter.lang import hidden
 from interpreter.lang.model import codes
 from interpreter.runtime.engine import Status
-from interpreter.runtime.redact import HIDDEN_VALUE, seat_events, seat_labels
+from interpreter.runtime.redact import HIDDEN_VALUE, seat_events, seat_labels, seat_prompt
 from interpreter.web.narration import seat_narration, visible_labels
 
 from spec_helpers import write
@@ -141,6 +141,7 @@ def _walk(path: str, players: int, seed: int, seat: int, steps: int = 150) -> tu
         if len(a.popts) != len(b.popts):  # another seat's options depend on its own secrets: the twins part
             break
         assert seat_labels(a, seat) == seat_labels(b, seat)
+        assert seat_prompt(a, seat) == seat_prompt(b, seat)
         compared += 1
         i = rng.randrange(len(a.popts))
         a.apply(i)

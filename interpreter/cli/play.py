@@ -232,8 +232,9 @@ class Session:
 
     def show_options(self, st: State) -> None:
         d = st.decision()
-        self.write(f"P{d.player + 1}, {d.prompt}:")
-        for i, lab in enumerate(d.labels, 1):
+        from ..runtime.redact import seat_labels, seat_prompt  # a label or prompt may show another seat's secret
+        self.write(f"P{d.player + 1}, {seat_prompt(st, d.player)}:")
+        for i, lab in enumerate(seat_labels(st, d.player), 1):
             self.write(f"  {i}. {lab}")
 
     def why(self, st: State, arg: str) -> None:

@@ -8,8 +8,9 @@ by statement, through local variables (`let`), and reports:
   `me.die = roll(1, 6)` with `die` hidden keeps no secret (use `secret_roll(me, 1, 6)`);
 - W531, a hidden value stored in a public variable: `total = me.die + 1` hands every seat what
   `me.die` hides (unless a `reveal` of that variable came first in the same rule text);
-- W532, a choice stored in a hidden variable by an action that is not `secret: true`: the choice
-  itself is narrated to every seat ("P1 chooses: bid: 3").
+- W532, a choice stored in a hidden variable by an action that is not `secret: true`, or by a
+  `choose x from` inside a rule (always narrated): the choice itself is narrated to every seat
+  ("P1 chooses: bid: 3").
 
 It deliberately does not judge conditions and winners: rules may act on secrets (Liar's Dice's
 call counts every die), and what a rule does is public by the rulebook's own design.
@@ -23,7 +24,7 @@ from ..lang import hidden, nodes as N
 from ..lang.model import Code, Spec
 from ..spec.diagnostics import Diagnostic, Severity
 
-ROLL, SECRET, CHOICE = "roll", "secret", "choice"
+ROLL, SECRET, CHOICE, ASKED = "roll", "secret", "choice", "asked"  # ASKED: a `choose x from` inside a rule
 
 
 def leak_findings(spec: Spec) -> list[Diagnostic]:
@@ -72,6 +73,8 @@ class _Flow:
             self.assign(s)
         elif isinstance(s, N.Reveal):
             self.revealed.add(_base(s.target))
+        elif isinstance(s, N.ChooseValue):  # narrated to every seat, in a secret action too
+            self.taint[s.slot] = {ASKED}
         for f in fields(s):
             v = getattr(s, f.name)
             if isinstance(v, list):
@@ -112,6 +115,9 @@ class _Flow:
         if secret and CHOICE in got:
             self._emit("W532", f"'{name}' is hidden, but action '{self.action}' narrates the choice stored in it "
                                "to every seat", at, "give the action `secret: true`: only its chooser sees the choice")
+        elif secret and ASKED in got:
+            self._emit("W532", f"'{name}' is hidden, but the choice stored in it is narrated to every seat", at,
+                       "make it a parameter of an action with `secret: true`: only its chooser sees the choice")
         if not secret and SECRET in got:
             self._emit("W531", f"'{name}' is public, so every seat reads the hidden value stored in it", at,
                        "keep it in a hidden variable (`visible: owner`), or `reveal(...)` the secret first")

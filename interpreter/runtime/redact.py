@@ -294,3 +294,14 @@ def full_view(st: "State") -> dict:
     view["players"] = [dict(zip(spec.vars["player"], (r[p] for r in st.pvars))) for p in st.seats]
     view["decision"] = None
     return view
+
+
+def seat_prompt(st: "State", seat: int | None) -> str:
+    """The pending decision's prompt as `seat` may read it (a prompt may show a hidden value)."""
+    st.marking = True
+    try:
+        marked = st._prompt()
+    finally:
+        st.marking = False
+    plain, _ = unmark(marked)
+    return redact_text(plain, secret_spans(st, marked), seat)

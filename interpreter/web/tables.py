@@ -26,7 +26,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status, numbered
 from ..runtime.seeds import game_seed
-from ..runtime.redact import full_view, seat_labels
+from ..runtime.redact import full_view, seat_labels, seat_prompt
 from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
 
 PERSON = "person"
@@ -304,7 +304,7 @@ def seat_json(table: Table, viewer: int) -> dict:
         if viewer == st.pplayer and d["person"]:
             dec = st.decision()
             seen = visible_labels(st, viewer)
-            prompt, *options = seat_texts([dec.prompt, *seat_labels(st, viewer)], g, viewer, seen)
+            prompt, *options = seat_texts([seat_prompt(st, viewer), *seat_labels(st, viewer)], g, viewer, seen)
             options = numbered(options)
             d.update(prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
