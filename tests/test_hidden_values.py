@@ -263,3 +263,17 @@ end:
     st = api.load_game(path).new_game(2, 1)
     values = unavailable(st)[0].values
     assert "next(me).die = (hidden)" in values and "me.die = 2" in values
+
+
+def test_the_observation_holds_my_own_dice_and_not_the_others():
+    pytest.importorskip("pettingzoo")
+    from interpreter.pettingzoo_env import Encoder
+    game = api.load_game("games/liars_dice.yaml")
+    enc = Encoder(game, 2)
+    st = game.new_game(2, 4)
+    names = enc.describe()
+    die = game.spec.keyed["player"]["die"].index
+    mine = [st.pvars[die + k][0] for k in range(5)]
+    obs = enc.encode(st, 0)
+    at = [i for i, n in enumerate(names) if "die[" in n]
+    assert [float(obs[i]) for i in at[:5]] == mine and all(obs[i] == 0 for i in at[5:])
