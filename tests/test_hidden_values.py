@@ -277,3 +277,39 @@ def test_the_observation_holds_my_own_dice_and_not_the_others():
     obs = enc.encode(st, 0)
     at = [i for i, n in enumerate(names) if "die[" in n]
     assert [float(obs[i]) for i in at[:5]] == mine and all(obs[i] == 0 for i in at[5:])
+
+
+def test_reveal_of_one_key_shows_that_key_alone(tmp_path):
+    path = write(tmp_path, """
+game: {name: Two dice, players: {min: 2, max: 2}}
+state:
+  player:
+    die: {type: int, keys: [1, 2], start: 0, visible: owner, label: die}
+flow:
+  first: seat(1)
+  turn:
+    actions: [show, hide]
+actions:
+  show:
+    do: |
+      me.die[1] = secret_roll(me, 1, 6)
+      me.die[2] = secret_roll(me, 1, 6)
+      reveal(me.die[1])
+      say "first {me.die[1]}, second {me.die[2]}"
+  hide:
+    do: |
+      me.die[1] = 0
+      end game
+end:
+  when: "false"
+""")
+    game = api.load_game(path)
+    st = game.new_game(2, 1, log=True)
+    st.apply(0)
+    v = st.view(1)["players"][0]
+    assert v["die[1]"] != HIDDEN_VALUE and v["die[2]"] == HIDDEN_VALUE
+    said = seat_events([e for e in st.log if e["e"] == "say"], game, 2, 1)[0]["text"]
+    assert said == f"first {v['die[1]']}, second (hidden)"
+    assert [e["what"] for e in st.log if e["e"] == "reveal"] == ["die (1)"]
+    st.apply(1)
+    assert st.view(1)["players"][0]["die[1]"] == HIDDEN_VALUE  # changed: a secret again

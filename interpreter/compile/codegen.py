@@ -602,8 +602,7 @@ class PyGen:
         lines = self._assign_keyed_value(s, val)
         if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
             owner = self.expr(s.target.obj.obj) if kv.scope == "player" else "None"
-            rows = self.k(tuple(range(kv.index, kv.index + len(kv.keys))))
-            lines.append(f"if st.shown: st.conceal_rows({self.k(kv.scope)}, {rows}, {owner})")
+            lines.append(f"if st.shown: st.conceal({self.k(kv.scope)}, {self._key_row(s.target)}, {owner})")
         return lines
 
     def _assign_keyed_value(self, s: N.Assign, val: str) -> list[str]:
@@ -683,7 +682,14 @@ class PyGen:
 
     def s_Reveal(self, s: N.Reveal) -> list[str]:
         owner = "None" if s.owner is None else self.expr(s.owner)
+        if not s.rows:  # one key of a keyed variable: its row
+            return [f"st.reveal({self.k(s.scope)}, ({self._key_row(s.target)},), {owner})"]
         return [f"st.reveal({self.k(s.scope)}, {self.k(tuple(s.rows))}, {owner})"]
+
+    def _key_row(self, e: N.Index) -> str:
+        """The variable row (slot) `x[key]` of a keyed variable names."""
+        row, key = self._keyed(e)
+        return row[len("st.pvars["):-1] if e.ref[1] == "player" else key
 
     def s_Say(self, s: N.Say) -> list[str]:
         return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]

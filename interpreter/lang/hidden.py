@@ -99,7 +99,7 @@ def hidden_reads(spec: Any, e: Any, depth: int = 0) -> list[Read]:
         elif isinstance(n, N.Index) and ref[0] == "keyed":
             kv = spec.keyed[ref[1]][ref[2]]
             if is_hidden(spec, kv.scope, kv.index):
-                rows = tuple(range(kv.index, kv.index + len(kv.keys)))
+                rows = _key_rows(kv, n.key)
                 owner = _owner(n.obj.obj, bound) if kv.scope == "player" else None
                 out.append(Read(kv.scope, rows, owner, kv.name))
         elif isinstance(n, N.Call) and ref[0] == "func" and depth < 8:
@@ -107,6 +107,13 @@ def hidden_reads(spec: Any, e: Any, depth: int = 0) -> list[Read]:
             if body is not None and body.ast is not None:
                 out.extend(Read(r.scope, r.rows, None, r.name) for r in hidden_reads(spec, body.ast, depth + 1))
     return out
+
+
+def _key_rows(kv: Any, key: Any) -> tuple[int, ...]:
+    """The rows an index of a keyed variable may read: the key's own for a written key, else every key's."""
+    if isinstance(key, (N.Int, N.Str)) and kv.board is None and key.value in kv.keys:
+        return (kv.index + kv.keys.index(key.value),)
+    return tuple(range(kv.index, kv.index + len(kv.keys)))
 
 
 def _owner(e: N.Expr, bound: set[int]) -> N.Expr | None:
@@ -166,11 +173,15 @@ def check_reveal(checker: Any, code: Any, sc: Any, st: Any) -> None:
             st.rows, st.owner = (ref[1],), t.obj
         elif ref[0] == "gvar":
             st.scope, st.rows = "global", (ref[1],)
-        elif ref[0] == "keyed":
+        elif ref[0] == "keyed":  # one key: its row, found at run time (the compiler reads the key)
             kv = s.keyed[ref[1]][ref[2]]
             st.scope = kv.scope
-            st.rows = tuple(range(kv.index, kv.index + len(kv.keys)))  # one key shows them all: simpler, and said
+            st.rows = ()
             st.owner = t.obj.obj if kv.scope == "player" else None
+            if not is_hidden(s, kv.scope, kv.index):
+                checker.error("E494", "this variable is public already: every seat reads it", code, t.pos,
+                              hint="give it `visible: owner` (or `side`, `nobody`) under `state:` to keep it secret "
+                                   "until now")
         else:
             checker.error("E494", "reveal names a variable: a player's (`reveal me.dice`) or the game's", code, t.pos,
                           hint="reveal shows a hidden variable's value to every seat")

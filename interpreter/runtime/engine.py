@@ -684,7 +684,8 @@ class State:
             names = {v.index: v for v in vd.values()}
             values = [(self.pvars[r][owner] if scope == "player" else self.gvars[r]) for r in rows]
             first = names[rows[0]]
-            what = self.g.spec.keyed[scope][first.name.split("[", 1)[0]].label if first.key is not None else first.label
+            what = self.g.spec.keyed[scope][first.name.split("[", 1)[0]].label if first.key is not None and \
+                len(rows) > 1 else first.label  # a whole keyed variable by its name, one key as `dice (2)`
             self.event("reveal", player=owner, what=what, values=values)
 
     def conceal(self, scope: str, row: int, owner: int | None) -> None:
