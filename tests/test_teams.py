@@ -117,3 +117,14 @@ def test_simulate_reports_wins_by_side_and_no_draw_between_partners():
     assert abs(sides[0]["wins"] + sides[1]["wins"] - 1) < 1e-9
     assert all(s["wins_ci95"][0] < s["wins"] < s["wins_ci95"][1] for s in sides)
     assert d["wins"][0] == d["wins"][2] and d["margin"]["mean"] >= 2  # partners share; the margin is between sides
+
+
+def test_the_labs_baseline_gives_wins_by_side():
+    from interpreter.lab.ambiguities import baseline_summary
+    spec, _ = api.load_spec("games/euchre.yaml")
+    results = [("finished", (0, 2), 20, 21, (2, -2), None, 1), ("finished", (1, 3), 20, 21, (-1, 1), None, 2),
+               ("finished", (1, 3), 20, 21, (-2, 2), None, 3), ("stalled", (), 9, 9, None, "x", 4)]
+    b = baseline_summary(results, 4, spec.teams)
+    assert b["side_wins"] == [{"name": "North-South", "seats": [1, 3], "wins": round(1 / 3, 4)},
+                              {"name": "East-West", "seats": [2, 4], "wins": round(2 / 3, 4)}]
+    assert "side_wins" not in baseline_summary(results, 4)
