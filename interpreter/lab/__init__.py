@@ -6,3 +6,5 @@ why an action is not offered (whynot), and the HTML report (report).
 Produces data and text; printing is the faces' job. May import every stage above it
 (`spec` .. `agents`), never `api` or a face.
 """
+
+from .policies import LastAgent  # noqa: E402,F401  (registers the lab's own policy, `last`, by name)
