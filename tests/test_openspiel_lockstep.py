@@ -116,7 +116,7 @@ def _liars_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: 
     while os_state.is_chance_node():
         dice.append(rng.choice([a for a, _p in os_state.chance_outcomes()]) + 1)
         os_state.apply_action(dice[-1] - 1)
-    return game.new_game(pair.players, seed, prepare=lambda st: setattr(st, "scripted", dice))
+    return game.new_game(pair.players, seed, chance=Chance(dice=dice))
 
 
 EUCHRE_SUITS = ["clubs", "diamonds", "hearts", "spades"]  # OpenSpiel's suit order (C, D, H, S); card = 4 * (rank - 9) + suit
@@ -142,13 +142,9 @@ def _euchre_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed:
         os_state.apply_action(outcomes[-1])
     dealer, deal = outcomes[0], outcomes[1:]
     assert game.card_type == [f"card_{r}_{s}" for r in range(9, 15) for s in EUCHRE_SUITS]  # card ids are OpenSpiel's
-
-    def stack(st, zid):
-        zone = st.zones[zid]
-        zone[:] = [c for c in zone if c not in deal] + deal[::-1]
-        st.rig = None
-    return game.new_game(pair.players, seed, prepare=lambda st: (setattr(st, "scripted", [dealer + 1]),
-                                                                setattr(st, "rig", stack)))
+    # the dealt cards on top of the deck, in the order dealt (the turned card last)
+    return game.new_game(pair.players, seed, chance=Chance(dice=[dealer + 1],
+                                                           decks={"deck": [game.card_type[c] for c in deal]}))
 
 
 MADE = ("first seat makes its bid", "second seat makes its bid", "nobody makes the bid")
