@@ -128,6 +128,8 @@ class Encoder:
             else:
                 lo[i] = vd.min if vd.min is not None else -UNBOUNDED
                 hi[i] = vd.max if vd.max is not None else UNBOUNDED
+            if vd.visible != "public":  # what the observer may not read is 0: in the box too
+                lo[i], hi[i] = min(lo[i], 0), max(hi[i], 0)
             i += 1
         i += 2 * self.n + len(KINDS)
         hi[i] = UNBOUNDED  # number of options
