@@ -186,6 +186,8 @@ class Game:
         self.gvar_vis = [v.visible for v in spec.vars["global"].values()]  # who may read each (runtime/redact.py)
         self.pvar_vis = [v.visible for v in spec.vars["player"].values()]
         self._sides: dict[int, tuple[list[list[int]], list[int]]] = {}
+        self.secret_vars = any(v != "public" for v in self.gvar_vis + self.pvar_vis)
+        self.sight: dict[tuple[int, int], list[bool]] = {}  # (players, seat) -> zones it may look into (redact.py)
         self.tvar_start = [v.start for v in spec.vars["turn"].values()]
         self.triggers = c.triggers
         self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes

@@ -240,25 +240,37 @@ def seat_labels(st: "State", seat: int | None) -> list[str]:
     return out
 
 
+def zone_sight(game: "Game", players: int, player: int) -> list[bool]:
+    """Per zone id, whether `player` (a seat, or -1: an onlooker) may look into it (`zone_seers`, read once
+    per game, player count and seat: every view asks)."""
+    key = (players, player)
+    got = game.sight.get(key)
+    if got is None:
+        got = game.sight[key] = [_reads(zone_seers(game, zid, players), player, players)
+                                 for zid in range(game.S + game.P * players)]
+    return got
+
+
 def seat_view(st: "State", player: int) -> dict:
     """What `player` may see (`State.view`): hidden zones show only how many cards they hold, and a
     variable the player may not read shows "(hidden)"."""
     g = st.g
     spec = g.spec
-    zones = {}
-    for zid, z in enumerate(st.zones):
-        zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if _reads(zone_seers(g, zid, st.n), player, st.n) \
-            else len(z)
-    gv = {name: v if g.gvar_vis[i] == "public" or _reads(var_seers(st, "global", i, None), player, st.n)
-          else HIDDEN_VALUE for i, (name, v) in enumerate(zip(spec.vars["global"], st.gvars))}
-    players = []
-    for p in st.seats:
-        row = {}
-        for i, name in enumerate(spec.vars["player"]):
-            v = st.pvars[i][p]
-            row[name] = v if g.pvar_vis[i] == "public" or _reads(var_seers(st, "player", i, p), player, st.n) \
-                else HIDDEN_VALUE
-        players.append(row)
+    labels, name = g.card_label, g.zone_name
+    sight = zone_sight(g, st.n, player)
+    zones = {name(zid): [labels[c] for c in z] if sight[zid] else len(z) for zid, z in enumerate(st.zones)}
+    gv = dict(zip(spec.vars["global"], st.gvars))
+    players = [dict(zip(spec.vars["player"], (r[p] for r in st.pvars))) for p in st.seats]
+    if g.secret_vars:  # secrets that are not cards (lang/hidden.py): "(hidden)" where the player may not read
+        gnames, pnames = list(spec.vars["global"]), list(spec.vars["player"])
+        for i, vis in enumerate(g.gvar_vis):
+            if vis != "public" and not _reads(var_seers(st, "global", i, None), player, st.n):
+                gv[gnames[i]] = HIDDEN_VALUE
+        for i, vis in enumerate(g.pvar_vis):
+            if vis != "public":
+                for p in st.seats:
+                    if not _reads(var_seers(st, "player", i, p), player, st.n):
+                        players[p][pnames[i]] = HIDDEN_VALUE
     from .engine import Status
     return {
         "player": player, "current": st.cur, "turn": st.turn, "phase": st.phase, "zones": zones,
