@@ -55,7 +55,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 from .api import load_game
 from .compile.compiler import ACTION, OPTION, SUBSET, VALUE
 from .runtime.engine import Game, State, Status
-from .runtime.redact import seat_values, zone_seers
+from .runtime.redact import seat_values, zone_sight
 
 KINDS = (ACTION, VALUE, OPTION, SUBSET)
 UNBOUNDED = 1e9  # the Box bound of a variable the spec gives no min or max
@@ -106,7 +106,7 @@ class Encoder:
         return out
 
     def _visible(self, zid: int, observer: int) -> bool:
-        return observer in zone_seers(self.g, zid, self.n)  # the one reading of zone visibility (runtime/redact.py)
+        return zone_sight(self.g, self.n, observer)[zid]  # the one reading of zone visibility (runtime/redact.py)
 
     def _bounds(self) -> tuple[np.ndarray, np.ndarray]:
         lo = np.zeros(self.size, dtype=np.float32)

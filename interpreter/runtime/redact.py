@@ -289,6 +289,8 @@ def seat_values(st: "State", player: int) -> tuple[list, list[list]]:
     """The global values and each seat's player values as `player` may read them: None for a hidden one
     (for numeric faces: the RL observation). Player rows are per seat, in seat order."""
     g = st.g
+    if not g.secret_vars:
+        return list(st.gvars), [[r[p] for r in st.pvars] for p in st.seats]
     gv = [v if g.gvar_vis[i] == "public" or player in var_seers(st, "global", i, None) else None
           for i, v in enumerate(st.gvars)]
     rows = [[v if g.pvar_vis[i] == "public" or player in var_seers(st, "player", i, p) else None
