@@ -53,16 +53,8 @@ def unseen_zones(game: Game, players: int, player: int) -> list[int]:
         per_game = _unseen[game] = {}
     key = (players, player)
     if key not in per_game:
-        out = []
-        for zid in range(game.S + game.P * players):
-            if zid < game.S:
-                vis, owner = game.zone_vis[("shared", zid)], None
-            else:
-                owner, k = divmod(zid - game.S, game.P)
-                vis = game.zone_vis[("player", k)]
-            if vis == "hidden" or vis == "owner" and owner != player:
-                out.append(zid)
-        per_game[key] = out
+        from ..runtime.redact import zone_sight  # the one reading of zone visibility
+        per_game[key] = [zid for zid, seen in enumerate(zone_sight(game, players, player)) if not seen]
     return per_game[key]
 
 
