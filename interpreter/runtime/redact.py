@@ -35,8 +35,9 @@ rule text touches):
   variables as "(hidden)"; `seat_values` the same for the numeric faces (the
   RL observation), with 0 for what the seat may not read.
 
-Who may see a zone is read in one place, `zone_seers` (the views, the web
-table's label net and the event redaction all ask it).
+Who may see a zone is read in one place, `zone_seers` (and `zone_sight`, its
+table per seat): the views, the web table's label net, the event redaction,
+the RL observation and the search agents' determinization all ask it.
 
 Numbers computed from hidden cards (`{sum(me.hand, value)}`) cannot be
 redacted here: `rulewright lint` warns where a spec's narration shows them
