@@ -100,7 +100,7 @@ def hidden_reads(spec: Any, e: Any, depth: int = 0) -> list[Read]:
             kv = spec.keyed[ref[1]][ref[2]]
             if is_hidden(spec, kv.scope, kv.index):
                 rows = _key_rows(kv, n.key)
-                owner = _owner(n.obj.obj, bound) if kv.scope == "player" else None
+                owner = _owner(n.obj.obj, bound) if kv.scope == "player" and isinstance(n.obj, N.Attr) else None
                 out.append(Read(kv.scope, rows, owner, kv.name))
         elif isinstance(n, N.Call) and ref[0] == "func" and depth < 8:
             body = spec.functions[n.func].value
@@ -168,7 +168,7 @@ def check_reveal(checker: Any, code: Any, sc: Any, st: Any) -> None:
         st.scope, st.rows = "global", tuple(range(kv.index, kv.index + len(kv.keys)))
     else:
         checker.expr(t, code, sc)
-        ref = getattr(t, "ref", None) or ("?",)
+        ref: tuple = getattr(t, "ref", None) or ("?",)
         if ref[0] == "pvar":
             st.rows, st.owner = (ref[1],), t.obj
         elif ref[0] == "gvar":
