@@ -33,7 +33,7 @@ def rw(*args: str):
 
 def _planted(targets=("wins spread <= 10pt",), **kw):
     spec, _ = load_spec(PLANTED)
-    return tune(PLANTED, 2, kw.pop("seed", 0), T.parse_targets(list(targets), [], 2),
+    return tune(PLANTED, 2, kw.pop("seed", 0), T.parse_targets(list(targets), list(spec.measures), 2),
                 parse_vary(["line", "table"], spec), **kw)
 
 
@@ -306,3 +306,28 @@ def test_cli_several_policies_and_report(tmp_path):
 def test_the_cookbook_variants_check(path):
     spec, diags = check_spec(path)
     assert spec is not None and not diags
+
+
+def test_a_spec_measure_is_a_target_and_the_seeds_are_paired():
+    rep = _planted(targets=("win P1 40%..60%", "number 40..60"), max_games=800)
+    s = rep.first
+    assert {c.label for c in s.candidates if c.meets == "true"} == FAIR
+    by_games: dict[int, set] = {}
+    for c in s.candidates:  # the same seeds turn up the same numbers, whatever the line
+        by_games.setdefault(c.games, set()).add((c.estimates[1].mean, c.estimates[1].lo))
+    assert all(len(v) == 1 for v in by_games.values())
+    ((mean, lo),) = by_games[max(by_games)]
+    assert 45 < mean < 54 and lo < 49.5
+
+
+def test_confirm_plays_the_winners_again_on_other_seeds():
+    rep = _planted(confirm=3)
+    ranked = rep.first.ranked
+    confirmed = [c for c in ranked if c.confirmed is not None]
+    assert {c.label for c in confirmed} == FAIR  # only those that meet or may meet: the others fail
+    for c in confirmed:
+        f = c.confirmed
+        assert f.meets == "true" and f.games > 0 and f.estimates[0].mean != c.estimates[0].mean  # other games
+    d = rep.as_dict()
+    assert d["confirm_seed"] == 1_000_003 and d["candidates"][0]["confirmed"]["meets"] is True
+    assert _planted(confirm=3).as_dict()["candidates"] == d["candidates"]

@@ -45,6 +45,7 @@ def _cell(e) -> str:
 
 
 def _print_search(rep, s, show: int) -> None:
+    from ..lab.tune import CONFIRM_OFFSET
     what = "every variant" if s.mode == "exhaustive" else f"{len(s.candidates)} of {rep.space} variants (Optuna TPE)"
     out.print(f"{rep.game}: {what}, {rep.players} players, {s.policy} players, seed {rep.seed}; batches of "
               f"{rep.games} games growing to {rep.max_games}; {s.games:,} games in all, {s.seconds:.1f} s "
@@ -89,6 +90,14 @@ def _print_search(rep, s, show: int) -> None:
         shown = "; ".join(front[:8]) + (f" and {len(front) - 8} more" if len(front) > 8 else "") if front else "none"
         out.print("the Pareto set (no other variant beats these: surely better on a target, surely worse on none): "
                   + shown, markup=False)
+    for c in ranked:
+        if c.confirmed is not None:
+            f = c.confirmed
+            style = _MEETS_STYLE[f.meets]
+            out.print(f"confirmed #{c.rank} {c.changes} on {f.games:,} other games (master seed "
+                      f"{rep.seed + CONFIRM_OFFSET}): meets [{style}]{f.meets}[/{style}]; "
+                      + "; ".join(f"{e.target.text} {e.target.show(e.mean)} [{e.target.show(e.lo)}, "
+                                  f"{e.target.show(e.hi)}]" for e in f.estimates))
     best = s.best
     if best is not None:
         out.print(f"best: {best.label} (meets: {best.meets})" +
@@ -129,13 +138,16 @@ def _print_search(rep, s, show: int) -> None:
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
               help="Write an HTML report with a plot of each target across the searched values.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every candidate.")
+@click.option("--confirm", type=click.IntRange(0), default=0, show_default=True,
+              help="Play the best K variants that meet (or may meet) the targets again on other seeds, judged afresh "
+                   "(free of the optimism of picking the best of many).")
 @click.option("--show", type=click.IntRange(1), default=15, show_default=True, help="Rows of the ranked table.")
 @option_opt
 @reading_opt
 @budget_opt
 def tune(spec: str, players: int, vary, targets, games: int, max_games: int, seed: int, workers: int, backend: str,
-         address, search: str, trials: int, policies, out_path, report_dir, as_json: bool, show: int, options,
-         readings, budget) -> None:
+         address, search: str, trials: int, policies, out_path, report_dir, as_json: bool, confirm: int, show: int,
+         options, readings, budget) -> None:
     """Search options and readings for the variants that meet design targets: each candidate plays the
     same seeds in growing batches, each target judged inside, outside or undecided; a candidate surely
     outside stops early. A ranked table, the Pareto set, and the best variant as a spec (--out)."""
@@ -203,7 +215,7 @@ def tune(spec: str, players: int, vary, targets, games: int, max_games: int, see
         try:
             rep = do_tune(spec, players, seed, wanted, axes, options=opts, readings=reads, policies=seats,
                           games=games, max_games=max_games, workers=workers, trials=trials, search=search,
-                          budget=budget, progress=started)
+                          budget=budget, confirm=confirm, progress=started)
         except TuneError as exc:
             raise click.UsageError(str(exc)) from None
     if report_dir:

@@ -103,6 +103,7 @@ class Candidate:
     extra: bool = False  # played only to check another policy's best variant
     digest: Any = None  # a hash of every game's summary, in order: equal digests, the same games
     same_as: str | None = None  # the better-ranked candidate whose games were exactly these
+    confirmed: "Candidate | None" = None  # the same variant played again on other seeds (tune's `confirm`)
 
     @property
     def key(self) -> tuple:
@@ -137,6 +138,9 @@ class Candidate:
                 "games": self.games, "finished": self.finished, "meets": self.meets_json(), "pareto": self.pareto,
                 "stopped": self.stopped, "error": self.error, "checked_for_another_policy": self.extra,
                 "same_games_as": self.same_as,
+                "confirmed": None if self.confirmed is None else
+                {"meets": self.confirmed.meets_json(), "games": self.confirmed.games, "stopped": self.confirmed.stopped,
+                 "targets": [e.as_dict() for e in self.confirmed.estimates]},
                 "targets": [e.as_dict() for e in self.estimates]}
 
 

@@ -45,6 +45,7 @@ from .tune_space import VARY_SOURCE, Axis, combinations, label, parse_vary, vari
 __all__ = ["Axis", "Candidate", "Estimate", "Search", "TuneError", "TuneReport", "VARY_SOURCE", "parse_vary",
            "pareto", "rank", "sensitivity", "tune", "variant_yaml"]
 WAVE = 32  # candidates played side by side (and kept compiled) at a time
+CONFIRM_OFFSET = 1_000_003  # the master seed of the confirming games is the search's plus this
 
 
 class TuneError(ValueError):
@@ -233,6 +234,8 @@ class TuneReport:
                 "best": first["best"], "meeting": first["meeting"], "pareto": first["pareto"],
                 "candidates": first["candidates"],
                 "policies": [s.as_dict() for s in self.searches] if len(self.searches) > 1 else None,
+                "confirm_seed": (self.seed + CONFIRM_OFFSET
+                                 if any(c.confirmed for s in self.searches for c in s.candidates) else None),
                 "sensitivity": self.sensitivity, "seconds": round(self.seconds, 3),
                 "cpu_seconds": round(self.cpu_seconds, 3)}
 
@@ -309,12 +312,15 @@ def _optuna(runner: Runner, space: _Space, trials: int, seed: int, size: int) ->
 def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[Axis], *,
          options: dict | None = None, readings: dict | None = None, policies: list[dict[int, str]] | None = None,
          games: int = 200, max_games: int = 3200, workers: int = 1, level: float = 0.95, trials: int = 100,
-         search: str = "auto", budget: int | None = None,
+         search: str = "auto", budget: int | None = None, confirm: int = 0,
          progress: Callable[[str, int], Callable[[int], None] | None] | None = None) -> TuneReport:
     """Search the variants of the spec at `path` (every combination of the `axes`' values, with `options` and
     `readings` fixed) for those that meet `targets`; once per policy in `policies` (seat -> agent; {} is random).
 
     `search`: exhaustive, optuna, or auto (exhaustive when the space has at most `trials` candidates).
+    `confirm`: play the first `confirm` candidates of each ranking that meet or may meet the targets again, on
+    other seeds (master seed CONFIRM_OFFSET + seed), judged afresh: their intervals do not carry the optimism
+    of having been picked as the best of many.
     `progress(policy, expected)` -> a callback told of each candidate finished.
     """
     from ..runtime.pipeline import load_spec
@@ -376,9 +382,27 @@ def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[A
         notes = sensitivity(searches)
     for s, runner in zip(searches, runners):
         s.games = runner.played
+        if confirm > 0:
+            ts, tc = time.perf_counter(), _cpu()
+            s.games += _confirm(runner, s, confirm, seed + CONFIRM_OFFSET)
+            s.seconds += time.perf_counter() - ts
+            s.cpu_seconds += _cpu() - tc
     game = spec.name
     return TuneReport(path, game, players, seed, targets, axes, options, readings, searches, level, games,
                       max_games, size, notes, time.perf_counter() - t0, _cpu() - c0)
+
+
+def _confirm(runner: Runner, s: Search, k: int, seed: int) -> int:
+    """Play the first k candidates that meet or may meet the targets again on the games of master seed `seed`;
+    each gets `confirmed`, a fresh Candidate judged on those games alone. Returns the games played."""
+    picks = [c for c in s.ranked if c.error is None and c.meets != "false"][:k]
+    fresh = Runner(runner.path, runner.spec, runner.players, seed, runner.targets, runner.agents, runner.games,
+                   runner.max_games, runner.workers, runner.level, runner.budget)
+    twins = [Candidate(dict(c.options), dict(c.readings), c.label, c.changes, list(c.against_text)) for c in picks]
+    fresh.play(twins)
+    for c, t in zip(picks, twins):
+        c.confirmed = t
+    return fresh.played
 
 
 def sensitivity(searches: list[Search]) -> list[str]:

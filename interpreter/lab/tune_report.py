@@ -88,8 +88,13 @@ def _table(rep, search) -> str:
         mark = "*" if c.pareto else ""
         against = " &dagger;" if c.against_text else ""
         extra = " (checked for another policy)" if c.extra else ""
+        again = ""
+        if c.confirmed is not None:
+            f = c.confirmed
+            again = (f"<br><span class='note'>on {f.games:,} other games: meets {f.meets}; "
+                     + "; ".join(_cell(e) for e in f.estimates) + "</span>")
         rows.append(f"<tr><td>{c.rank}{mark}</td><td title='{esc(c.label)}'>{esc(c.changes)}{against}{extra}</td>"
-                    f"<td class='{meets}'>{c.meets}</td>" + "".join(f"<td>{_cell(e)}</td>" for e in c.estimates)
+                    f"<td class='{meets}'>{c.meets}{again}</td>" + "".join(f"<td>{_cell(e)}</td>" for e in c.estimates)
                     + f"<td>{c.games:,}</td><td>{esc(c.stopped)}</td></tr>")
     return (f"<table><tr><th>#</th><th>variant (what differs from the defaults)</th><th>meets</th>{head}"
             "<th>games</th><th>stopped</th></tr>" + "".join(rows) + "</table>")
