@@ -128,3 +128,42 @@ def test_the_labs_baseline_gives_wins_by_side():
     assert b["side_wins"] == [{"name": "North-South", "seats": [1, 3], "wins": round(1 / 3, 4)},
                               {"name": "East-West", "seats": [2, 4], "wins": round(2 / 3, 4)}]
     assert "side_wins" not in baseline_summary(results, 4)
+
+
+def test_the_ambiguity_lab_judges_wins_by_side(tmp_path):
+    from interpreter.lab.ambiguities import ambiguity_lab
+    path = write(tmp_path, """
+game:
+  name: Side race
+  players: {min: 4, max: 4}
+  teams: {size: 2, names: [odd seats, even seats]}
+ambiguities:
+  start:
+    quote: "The youngest begins."
+    interpretations:
+      first: "seat 1 begins"
+      second: "seat 2 begins"
+    default: first
+    why: "seat 1 is the youngest at most tables"
+state:
+  player:
+    laps: {type: int, start: 0}
+flow:
+  first: seat(1) if reading.start == "first" else seat(2)
+  turn:
+    actions: [run, rest]
+actions:
+  run:
+    do: |
+      me.laps += 1
+      if sum(teammates(me), laps) >= 3:
+        end game
+      end turn
+  rest: {do: end turn}
+end:
+  winners: "[me]"
+""")
+    rep = ambiguity_lab(path, 4, 60, 1)
+    names = [iv.measure for r in rep.ambiguities for rd in r.readings for iv in rd.intervals]
+    assert "win odd seats" in names and "win even seats" in names and not any(n.startswith("win P") for n in names)
+    assert [s["name"] for s in rep.baseline["side_wins"]] == ["odd seats", "even seats"]

@@ -172,9 +172,9 @@ def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
 
 
 def judged(base: list[tuple], other: list[tuple], players: int, level: float, extra: list[str],
-           margins: Mapping[str, float], t_star: float | None) -> list[paired.Interval]:
-    """Paired intervals of other - base, each judged against its margin."""
-    ivs = paired.compare(base, other, players, level, extra, t_star)
+           margins: Mapping[str, float], t_star: float | None, teams: Any = None) -> list[paired.Interval]:
+    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides)."""
+    ivs = paired.compare(base, other, players, level, extra, t_star, teams)
     for iv in ivs:
         iv.judge(margins.get(S.margin_key(iv.measure), 0.0))
     return ivs
@@ -255,7 +255,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
 
     def intervals() -> list[list[paired.Interval]]:
         m = resolved()
-        return [judged(base.results, arm.results, players, level, extra, m, t_star) for _, _, arm in wanted]
+        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+                for _, _, arm in wanted]
 
     def all_decided() -> bool:
         if not points:
@@ -280,7 +281,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = judged(base.results, arm.results, players, level, extra, m, t_star)
+            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
                         contradicts_text=interp in a.contradicts_text,
