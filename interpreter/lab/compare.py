@@ -110,7 +110,7 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
         a = [r[:7] + (tuple(r[7][base_names.index(n)] for n in shared),) for r in base]
         b = [r[:7] + (tuple(r[7][names.index(n)] for n in shared),) for r in res]
         resolved = S.resolve(wanted_margins, base_means(a, shared))
-        iv = judged(a, b, players, 0.95, shared, resolved, None)
+        iv = judged(a, b, players, 0.95, shared, resolved, None, specs[0].teams)  # wins by side in a game of sides
         col["verdict"], col["games_to_decide"] = paired.verdict(iv, True)
         col["differences"] = [i.as_dict() for i in iv]
     resolved = S.resolve(wanted_margins, base_means(base, base_names))
