@@ -27,7 +27,8 @@ class View(_Global):
         players: per seat (from 0), every player variable by name; "(hidden)" for one this seat may not read
             (`visible: owner` of another seat, `side` of another side, `nobody`), until a rule reveals it.
         turn_vars: every turn variable by name (public too).
-        decision: the labels of the pending decision when this seat must choose now, else None.
+        decision: the labels of the pending decision when this seat must choose now, else None; as the seat
+            may read them (a card or a value hidden from it reads "a hidden card", "(hidden)").
     """
     player: int
     current: int

@@ -277,7 +277,8 @@ def seat_view(st: "State", player: int) -> dict:
         "player": player, "current": st.cur, "turn": st.turn, "phase": st.phase, "zones": zones,
         "global": gv, "players": players,
         "turn_vars": dict(zip(spec.vars["turn"], st.tvars)),  # the turn's counters are public too
-        "decision": st.labels() if st.status is Status.RUNNING and st.pplayer == player else None,
+        # the options as the chooser may read them: a label may name a card or a value hidden from it too
+        "decision": seat_labels(st, player) if st.status is Status.RUNNING and st.pplayer == player else None,
     }
 
 
