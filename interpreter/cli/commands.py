@@ -19,6 +19,7 @@ from rich.table import Table
 
 from .. import api
 from . import verdicts
+from ..spec import files
 from ..spec.diagnostics import Severity, SourceCache, SpecError, render
 from ..runtime.engine import SetupError, Status
 
@@ -739,7 +740,10 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
             raise Failed(str(exc)) from None
         if note:
             err.print(f"note: {note}", markup=False)
-        game = _load(settings.spec, settings.options, settings.readings)
+        try:
+            game = _load(settings.spec, settings.options, settings.readings)
+        except click.UsageError as exc:  # the save's options or readings: the save is wrong, not the command
+            raise Failed(f"{resume_path}: the save's settings do not fit the spec: {exc.message}") from None
     else:
         if not spec or not seat:
             raise click.UsageError("give SPEC and --seat K (or --resume FILE)")
@@ -770,6 +774,8 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
     except SaveError as exc:
         raise Failed(f"{resume_path}: {exc}") from None
     except SetupError as exc:
+        if resume_path:
+            raise Failed(f"{resume_path}: the save's settings do not fit the spec: {exc}") from None
         raise click.UsageError(str(exc)) from None
     final = session.play(st)
     if final is not None and final.status is Status.ERROR:
@@ -807,9 +813,8 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
     logs = []
     for p in log_paths:
         try:
-            with open(p, encoding="utf-8") as fh:
-                logs.append((os.path.basename(p), fh.read()))
-        except (OSError, UnicodeDecodeError) as exc:
+            logs.append((os.path.basename(p), files.read_text(p, files.MAX_LOG_BYTES, "log")))
+        except OSError as exc:
             raise Failed(f"cannot read the log {p}: {getattr(exc, 'strerror', None) or exc}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         err.print(f"warning: listening on {host}: other machines can reach the table", markup=False)

@@ -21,7 +21,7 @@ from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_o
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
 from ..lang.kinds import T
-from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
+from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS, WORK_PER_STEP
 
 
 class EndTurn(Exception):
@@ -52,7 +52,7 @@ class PyGen:
                                    "_best_of": _best_of, "_first": _first, "_seat": _seat,
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
                                    "_after": after_of, "_div": divide, "_mod": modulo,
-                                   "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
+                                   "_each": _each, "_work": _work, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
                                    "__builtins__": _SAFE_BUILTINS}
         self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
@@ -331,8 +331,12 @@ class PyGen:
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
 
+    def worked(self, e: N.Expr) -> str:
+        """A collection an expression goes through, its length charged to the step budget (limits.WORK_PER_STEP)."""
+        return self.coll(e) if _is_players(e) else f"_work(st, {self.coll(e)})"
+
     def x_Filter(self, e: N.Filter) -> str:
-        coll = self.coll(e.coll)
+        coll = self.worked(e.coll)
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         cond = self.expr(e.cond)
@@ -349,7 +353,7 @@ class PyGen:
 
     def _over(self, e: N.MapList | N.Aggregate) -> tuple[str, str, str, str]:
         """A `[value for x in coll where cond]` form's parts: (element name, value, collection, ' if cond')."""
-        coll = self.coll(e.coll)
+        coll = self.worked(e.coll)
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         value = self.expr(e.value)
@@ -690,13 +694,19 @@ class PyGen:
         """The variable row (slot) `x[key]` of a keyed variable names."""
         row, key = self._keyed(e)
         return row[len("st.pvars["):-1] if e.ref[1] == "player" else key
+    # Narration runs only in a logged game: the work its expressions do is not charged to the game (a
+    # logged game and an unlogged one take the same steps), except what it would take past the budget.
+    def _uncharged(self, lines: list[str]) -> list[str]:
+        k = self.fresh("k")
+        return [f"{k} = st.steps, st.work  # narration: its work is not charged", *lines, f"st.steps, st.work = {k}"]
 
     def s_Say(self, s: N.Say) -> list[str]:
-        return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]
+        return ["if st.log is not None:", "    st.marking = True",
+                *("    " + ln for ln in self._uncharged([f"st.say({self.expr(s.text)})"]))]
 
     def s_If(self, s: N.If) -> list[str]:
         if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
-            return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
+            return ["if st.log is not None:"] + ["    " + ln for ln in self._uncharged(self._if(s))]
         return self._if(s)
 
     def _if(self, s: N.If) -> list[str]:
@@ -1345,6 +1355,17 @@ def _each(st, items) -> list:
     """A `for each` list, its iterations charged to the step budget."""
     items = list(items)
     st.spend(len(items))
+    return items
+
+
+def _work(st, items):
+    """A list an expression goes through (a filter, a mapped list, an aggregate), its length charged to the
+    step budget: a step per WORK_PER_STEP elements (lang/limits.py). Returns `items`."""
+    w = st.work + len(items)
+    if w >= WORK_PER_STEP:
+        st.spend(w // WORK_PER_STEP)
+        w %= WORK_PER_STEP
+    st.work = w
     return items
 
 

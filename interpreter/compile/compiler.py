@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import T
-from .codegen import PyGen
+from .codegen import PyGen, _work
 from ..lang.model import Code, Spec, codes
 
 Fn = Callable[[Any, list], Any]
@@ -327,8 +327,15 @@ class Compiler:
         fs = [self.cexpr(x) for x in e.items]
         return lambda st, L: [f(st, L) for f in fs]
 
+    def cworked(self, e: N.Expr) -> Fn:
+        """A collection an expression goes through, charged to the step budget as codegen's `_work` charges it."""
+        coll = self.ccoll(e)
+        if isinstance(e, N.Name) and e.ref[0] == "players":
+            return coll
+        return lambda st, L: _work(st, coll(st, L))
+
     def x_Filter(self, e: N.Filter) -> Fn:
-        coll, cond, slot = self.ccoll(e.coll), self.cexpr(e.cond), e.slot
+        coll, cond, slot = self.cworked(e.coll), self.cexpr(e.cond), e.slot
 
         def filt(st, L):
             out = []
@@ -348,7 +355,7 @@ class Compiler:
         return let_in
 
     def x_MapList(self, e: N.MapList) -> Fn:
-        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        coll, value, slot = self.cworked(e.coll), self.cexpr(e.value), e.slot
         cond = self.cexpr(e.cond) if e.cond is not None else None
 
         def mapped(st, L):
@@ -361,7 +368,7 @@ class Compiler:
         return mapped
 
     def x_Aggregate(self, e: N.Aggregate) -> Fn:
-        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        coll, value, slot = self.cworked(e.coll), self.cexpr(e.value), e.slot
         cond = self.cexpr(e.cond) if e.cond is not None else None
         func = e.func
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..lang import boards
 from ..lang.decks import describe_count
 from ..lang.model import Code, Spec
-from .trace import rulebook_path, trace
+from .trace import rulebook_path, rulebook_problem, trace
 
 
 def _code(c: Code | None) -> str:
@@ -142,6 +142,9 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
 def _traceability(spec: Spec) -> list[str]:
     paras = trace(spec)
     if paras is None:
+        problem = rulebook_problem(spec)
+        if problem:
+            return ["\n## Traceability\n", f"The rulebook text `{spec.rulebook.get('source')}` is not read: {problem}."]
         return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
     counts = {"encoded": 0, "flavour": 0, "noted": 0, "not encoded": 0}
     for p in paras:

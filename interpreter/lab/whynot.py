@@ -5,7 +5,12 @@ current turn lists but the pending decision does not offer, the part of its
 `when:` condition that is false (split at `and`), the current values of the
 names it reads, or the `choose:` parameter that has no possible value; with
 the action's `rule:` (the rulebook sentence) and where the action stands in
-the spec. It evaluates conditions on the state without changing it.
+the spec. It evaluates conditions on a copy of the state (work inside an
+expression counts against the step budget: the game itself is not charged).
+
+It never shows a value the deciding seat may not see: a name that reads a
+hidden zone or another seat's hand (lab/audit.reads_hidden) is listed as
+hidden, not with its value (`rulewright lint` warns of such a `when:`, W523).
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from ..runtime.redact import HIDDEN_VALUE, reads_seers
 from ..compile.compiler import ACTION, Compiler
 from ..runtime.engine import Game, State
 from ..lang.kinds import T
+from .audit import reads_hidden
 
 _compilers: "WeakKeyDictionary[Game, Compiler]" = WeakKeyDictionary()
 
@@ -85,6 +91,7 @@ def unavailable(state: State) -> list[WhyNot]:
     if state.pkind != ACTION or state.popts is None:
         return []
     offered = {o if isinstance(o, int) else o[0] for o in state.popts}
+    state = state.clone()  # evaluating charges the step budget: a copy's, never the game's
     out = []
     for ai, (name, label, _params, _prog) in enumerate(state.pmeta):
         if ai not in offered:
@@ -102,14 +109,27 @@ def explain(state: State, name: str, label: str) -> WhyNot:
     if a.when is not None and a.when.ast is not None:
         text = a.when.text.value
         scratch = [None] * (max(a.when.n_locals, 1) + 4)
-        if not comp.condition(a.when)(state, scratch):
+        try:
+            refused = not comp.condition(a.when)(state, scratch)
+        except Exception as exc:  # the step budget ran out inside it (Stalled), a rule error ...
+            return WhyNot(name, label, [f"`{text.strip()}` cannot be worked out now ({exc})"], a.rule, where, values)
+        if refused:
             for part in _conjuncts(a.when.ast):
-                if not comp.expr(part)(state, scratch[:]):
+                try:
+                    false = not comp.expr(part)(state, scratch[:])
+                except Exception:
+                    continue
+                if false:
                     reasons.append(f"`{text[part.pos[0]:part.pos[1]].strip()}` is false")
                     leaves: list = []
                     _readable_leaves(part, leaves)
                     for leaf in leaves:
                         shown = text[leaf.pos[0]:leaf.pos[1]].strip()
+                        if reads_hidden(leaf, g.spec) is not None:
+                            item = f"{shown} = (hidden from you)"
+                            if item not in values:
+                                values.append(item)
+                            continue
                         try:
                             v = comp.expr(leaf)(state, scratch[:])
                         except Exception:  # a leaf may need context the whole condition gives it

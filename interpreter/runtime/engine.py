@@ -546,7 +546,7 @@ class State:
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
                  "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow",
-                 "chosen", "halt", "shown")
+                 "chosen", "halt", "work", "shown")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -573,6 +573,7 @@ class State:
         self.reason: str | None = None
         self.turn = 0
         self.steps = 0
+        self.work = 0  # elements expressions went through since the last step they were charged (limits.WORK_PER_STEP)
         self.decisions = 0
         self.log: list[dict] | None = [] if log else None
         self.choices: list[int] = []
@@ -643,6 +644,15 @@ class State:
         return numbered(self._labels())
 
     def _labels(self) -> list[str]:
+        # Showing the options is not playing: the work their labels' expressions do is not charged to
+        # the game (a logged game and an unlogged one, a watched one and a bot's, use the same steps).
+        steps, work = self.steps, self.work
+        try:
+            return self._labels_charged()
+        finally:
+            self.steps, self.work = steps, work
+
+    def _labels_charged(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -707,7 +717,13 @@ class State:
         if self.pkind == ACTION:
             return "your action"
         prompt = self.pmeta[1]
-        return prompt(self, self.stack[-1][2]) if prompt else "choose"
+        if not prompt:
+            return "choose"
+        steps, work = self.steps, self.work  # showing is not playing: see _labels
+        try:
+            return prompt(self, self.stack[-1][2])
+        finally:
+            self.steps, self.work = steps, work
 
     def apply(self, i: int) -> None:
         """Take option `i` (from 0) of the pending decision and run to the next decision or the end.
