@@ -12,8 +12,12 @@ by statement, through local variables (`let`), and reports:
   `choose x from` inside a rule (always narrated): the choice itself is narrated to every seat
   ("P1 chooses: bid: 3").
 
-It deliberately does not judge conditions and winners: rules may act on secrets (Liar's Dice's
-call counts every die), and what a rule does is public by the rulebook's own design.
+- W533, an action's `when:` that reads a value the acting player may not read (another player's
+  `visible: owner` die, a `visible: nobody` target): whether the action is offered tells the player
+  what is hidden (W523 says the same of cards).
+
+It deliberately does not judge effects and winners: rules may act on secrets (Liar's Dice's call
+counts every die), and what a rule does is public by the rulebook's own design.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ ROLL, SECRET, CHOICE, ASKED = "roll", "secret", "choice", "asked"  # ASKED: a `c
 def leak_findings(spec: Spec) -> list[Diagnostic]:
     if not any(v.visible != "public" for vs in spec.vars.values() for v in vs.values()):
         return []
-    out: list[Diagnostic] = []
+    out: list[Diagnostic] = condition_findings(spec)
     done: set[int] = set()
     for a in spec.actions.values():
         if a.do is not None and a.do.ast is not None:
@@ -41,6 +45,29 @@ def leak_findings(spec: Spec) -> list[Diagnostic]:
     for code in codes(spec, ("setup", "turn", "phases", "procedures", "triggers")):
         if id(code) not in done and code.kind == "block" and code.ast is not None:
             _Flow(spec, code, out, {}, None).block(code.ast)
+    return out
+
+
+def condition_findings(spec: Spec) -> list[Diagnostic]:
+    """W533: an action's `when:` that reads a hidden value of anybody but the acting player (`me`)."""
+    out = []
+    for a in spec.actions.values():
+        if a.when is None or a.when.ast is None:
+            continue
+        for r in hidden.hidden_reads(spec, a.when.ast):
+            vis = hidden.var_of(spec, r.scope, r.rows[0]).visible
+            mine = (r.scope == "player" and vis in ("owner", "side") and isinstance(r.owner, N.Name)
+                    and r.owner.ref is not None and r.owner.ref[0] == "me")
+            if mine:
+                continue
+            node = r.owner if r.owner is not None else a.when.ast
+            span = a.when.text.locate(*node.pos) if node.pos else a.when.span
+            out.append(Diagnostic(
+                "W533", f"the `when:` of action '{a.name}' reads '{r.name}', which the acting player may not read",
+                span, severity=Severity.WARNING,
+                hint="whether the action is offered tells the player the hidden value: decide on what the "
+                     "player may read, or check it in `do:`"))
+            break
     return out
 
 
