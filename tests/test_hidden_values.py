@@ -313,3 +313,41 @@ end:
     assert [e["what"] for e in st.log if e["e"] == "reveal"] == ["die (1)"]
     st.apply(1)
     assert st.view(1)["players"][0]["die[1]"] == HIDDEN_VALUE  # changed: a secret again
+
+
+def test_lint_follows_a_hidden_value_through_a_local(tmp_path):
+    from interpreter.lab.leaks import leak_findings
+    path = write(tmp_path, """
+game: {name: Leaky, players: {min: 2, max: 2}}
+state:
+  global:
+    total: {type: int, start: 0}
+  player:
+    die: {type: int, start: 0, visible: owner}
+    bid: {type: int, start: 0, visible: owner}
+flow:
+  first: seat(1)
+  turn:
+    actions: [roll_die, bid]
+actions:
+  roll_die:
+    do: |
+      me.die = roll(1, 6)
+      let d = me.die
+      if d > 3:
+        total = d + 1
+      end turn
+  bid:
+    secret: true
+    choose:
+      b: range(1, 3)
+    do: |
+      me.bid = b
+      reveal(me.bid)
+      total = me.bid
+      end game
+end:
+  when: "false"
+""")
+    spec, _ = api.load_spec(path)
+    assert sorted((d.code, d.span.line) for d in leak_findings(spec)) == [("W530", 15), ("W531", 18)]
