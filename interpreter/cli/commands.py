@@ -416,6 +416,7 @@ def test_cmd(specs: tuple[str, ...]) -> None:
     for path in specs:
         spec = _checked_spec(path)
         for o in run_examples(spec):
+            _show_diagnostics([x.diagnostic(spec) for x in o.legacy], warnings=True)
             total += 1
             mark = "[green]pass[/green]" if o.ok else "[red]FAIL[/red]"
             out.print(f"{mark} {spec.name}: {o.name}")
@@ -427,6 +428,32 @@ def test_cmd(specs: tuple[str, ...]) -> None:
     out.print(f"{total - failed} passed, {failed} failed", markup=False)
     if failed:
         sys.exit(1)
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff and write nothing.")
+def upgrade(spec: str, show_diff: bool) -> None:
+    """Rewrite a spec for the current language version, proven by running its examples again."""
+    import difflib
+    from ..runtime.upgrade import UpgradeError, upgrade as do_upgrade, write
+    if not os.path.exists(spec):
+        raise Failed(f"{spec}: no such file")
+    try:
+        up = do_upgrade(spec)
+    except UpgradeError as exc:
+        raise Failed(f"{spec}: {exc}") from None
+    for line in up.changes:
+        out.print(line, markup=False)
+    if not up.changed:
+        out.print(f"{spec}: already written for the current language; nothing to change", markup=False)
+        return
+    if show_diff:
+        out.print("".join(difflib.unified_diff(up.before.splitlines(True), up.after.splitlines(True), spec, spec)),
+                  markup=False, end="")
+        return
+    write(up)
+    out.print(f"{spec}: upgraded; its {up.examples} example(s) were run again and pass as before", markup=False)
 
 
 @cli.command()

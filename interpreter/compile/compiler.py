@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
-from ..lang.kinds import T
+from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
 from ..lang.model import Code, Spec, codes
 
@@ -248,6 +248,14 @@ class Compiler:
         if kind == "board":
             board = self.boards[e.ref[1]]
             return lambda st, L: board
+        if kind == "cellname":  # a cell named as on the diagram (`a8`); a smaller board (options) may lack it
+            board = self.boards[e.ref[1]]
+            x = board.named.get(e.id)
+            if x is None:
+                def off(st, L):
+                    raise RuleError(f"cell {e.id} is off the board: {board.name} has {board.sizes()}")
+                return off
+            return lambda st, L: x
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:
@@ -336,6 +344,16 @@ class Compiler:
 
     def x_Filter(self, e: N.Filter) -> Fn:
         coll, cond, slot = self.cworked(e.coll), self.cexpr(e.cond), e.slot
+        if e.stop:  # `[x in coll while cond]`: up to the first element that fails
+            def take(st, L):
+                out = []
+                for x in coll(st, L):
+                    L[slot] = x
+                    if not cond(st, L):
+                        break
+                    out.append(x)
+                return out
+            return take
 
         def filt(st, L):
             out = []
@@ -345,6 +363,17 @@ class Compiler:
                     out.append(x)
             return out
         return filt
+
+    def x_Quantifier(self, e: N.Quantifier) -> Fn:
+        coll, cond, slot, want = self.cworked(e.coll), self.cexpr(e.cond), e.slot, e.func == "any"
+
+        def quantifier(st, L):
+            for x in coll(st, L):
+                L[slot] = x
+                if bool(cond(st, L)) is want:
+                    return want  # the first witness (any) or counter-example (all) decides
+            return not want
+        return quantifier
 
     def x_LetIn(self, e: N.LetIn) -> Fn:
         value, body, slot = self.cexpr(e.value), self.cexpr(e.body), e.slot
@@ -403,7 +432,7 @@ class Compiler:
             return lambda st, L: a(st, L) and b(st, L)
         if op == "or":
             return lambda st, L: a(st, L) or b(st, L)
-        if op == "+" and e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS):
+        if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):  # lists and zones; `[] + [c]` too
             la, lb = self.ccoll(e.left), self.ccoll(e.right)
             return lambda st, L: join(la(st, L), lb(st, L))
         if op == "*":

@@ -98,10 +98,16 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
     out.append("\n## Turn\n")
     out.append(_quote(d["flow"].get("rule")))
     for name, a in spec.actions.items():
-        out.append(f"### Action: {a.label}\n")
+        out.append(f"### Action: {a.label if a.label != name and '{' not in a.label else name}\n")
+        if "{" in a.label:
+            out.append(f"Shown as `{a.label}`.\n")
         out.append(_quote(a.rule))
         if a.when:
             out.append(f"Allowed when: {_code(a.when)}\n")
+        for k, (pname, pcode) in enumerate(a.params.items()):  # a move with two ends: the second from the first
+            src = pcode.text.value.strip() if pcode is not None else "?"
+            out.append(f"{'Chooses' if k == 0 else 'then'} `{pname}` from `{src}`"
+                       + (".\n" if k == len(a.params) - 1 else ","))
         out.append(_code(a.do))
     for name, p in spec.procedures.items():
         out.append(f"### {name}\n")

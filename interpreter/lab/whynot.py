@@ -14,6 +14,7 @@ hidden, not with its value (`rulewright lint` warns of such a `when:`, W523).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -141,8 +142,39 @@ def explain(state: State, name: str, label: str) -> WhyNot:
             if not reasons:
                 reasons.append(f"`{text.strip()}` is false")
     if not reasons:
-        for pname, pcode in a.params.items():
-            reasons.append(f"no value of `{pname}` can be chosen now (`{pcode.text.value.strip()}`)")
+        reasons += _no_values(state, comp, a)
         if not reasons:
             reasons.append("the rules do not offer it at this point")
+    if "{" in label:  # a label template (`{src}{dst}`): its holes shown by their parameters' names
+        label = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}", r"<\1>", label)
     return WhyNot(name, label, reasons, a.rule, where, values)
+
+
+def _no_values(state: State, comp, a) -> list[str]:
+    """Why an action's parameters give no option: the first one whose list is empty, or, for a move with
+    two ends (`src`, then `dst: targets(src)`), that every value of the first leaves the next one empty."""
+    params = list(a.params.items())
+    if not params or any(code.ast is None for _n, code in params):
+        return [f"no value of `{n}` can be chosen now (`{c.text.value.strip()}`)" for n, c in params]
+    size = max(max(code.n_locals for _n, code in params), len(params)) + 4
+    first, code = params[0]
+    values = list(comp.ccoll(code.ast)(state, [None] * size))
+    if not values:
+        return [f"no value of `{first}` can be chosen now (`{code.text.value.strip()}` is empty)"]
+    if len(params) == 1:
+        return []
+    second, code2 = params[1]
+    f2 = comp.ccoll(code2.ast)
+    shown = ", ".join(state.g.show(v, _element(params[0][1].ast.ty)) for v in values[:6])
+    for v in values:
+        scratch = [None] * size
+        scratch[0] = v
+        if list(f2(state, scratch)):
+            return []  # some pair exists: a later parameter or the action's `when` is the reason
+    return [f"every `{first}` ({shown}{', ...' if len(values) > 6 else ''}) leaves no `{second}` "
+            f"(`{code2.text.value.strip()}` is empty for each)"]
+
+
+def _element(ty) -> T:
+    from ..lang.kinds import ELEMENT
+    return ELEMENT.get(ty, T.ANY)

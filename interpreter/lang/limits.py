@@ -24,7 +24,8 @@ MAX_LOOP_NESTING = 16
 MAX_OPTIONS = 10_000  # options of one decision
 MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
 # Work inside one expression counts against the step budget: every WORK_PER_STEP elements that a filter,
-# a `[... for x in ...]` list or an aggregate (`sum`, `highest`, `best` ... of) goes through cost one step,
+# a `[... for x in ...]` list, an aggregate (`sum`, `highest`, `best` ... of), a quantifier (`any`, `all`) or a
+# `[x in ... while ...]` list goes through cost one step (the last two are charged their whole list),
 # so a filter inside a filter over large ranges stalls at the budget instead of running for ever. Lists
 # of the players are free (at most 16 elements, and the compilers read some of them without a pass).
 WORK_PER_STEP = 100
