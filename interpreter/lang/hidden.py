@@ -3,7 +3,9 @@
 Owns, for the language:
 - the `visible:` of a variable (`public`, `owner`, `side`, `nobody`) and its checks (E493);
 - the builtins `secret_roll(p, n, sides)` and `secret_dice(p, n, sides)`: dice only `p` sees
-  rolled (added to the builtins table when this module is imported, as boards.py does);
+  rolled, and `player_roll`/`player_dice`: dice rolled by `p` for all to see (narrated as `p`'s
+  wherever they are rolled); added to the builtins table when this module is imported, as boards.py
+  does;
 - the `reveal x` statement's check (E494): it names a variable that is not public;
 - `hidden_reads(spec, e)`: which hidden variables an expression reads and whose, which the
   compiler uses to mark narration holes for redaction (runtime/redact.py), and lint to find
@@ -23,7 +25,7 @@ from .kinds import T
 
 VISIBILITIES = ("public", "owner", "side", "nobody")
 SECRET_ROLLS = ("secret_roll", "secret_dice")
-PUBLIC_ROLLS = ("roll", "dice")
+PUBLIC_ROLLS = ("roll", "dice", "player_roll", "player_dice")
 
 
 @dataclass(slots=True)
@@ -44,6 +46,24 @@ def secret_roll_dice(st: Any, p: int, n: int, sides: int) -> list[int]:
     return roll_dice(st, n, sides, p, (p,))
 
 
+def player_roll_dice(st: Any, p: int, n: int, sides: int) -> list[int]:
+    """`n` dice rolled by seat `p` for every seat to see (a roll outside a turn is otherwise nobody's)."""
+    if not 0 <= p < st.n:
+        from .builtins import RuleError
+        raise RuleError(f"a roll by seat {p + 1}: there are {st.n} players")
+    return roll_dice(st, n, sides, p)
+
+
+def _player_roll(a, t, p):
+    who, n, sides = a
+    return lambda st, L: sum(player_roll_dice(st, who(st, L), n(st, L), sides(st, L)))
+
+
+def _player_dice(a, t, p):
+    who, n, sides = a
+    return lambda st, L: player_roll_dice(st, who(st, L), n(st, L), sides(st, L))
+
+
 def _secret_roll(a, t, p):
     who, n, sides = a
     return lambda st, L: sum(secret_roll_dice(st, who(st, L), n(st, L), sides(st, L)))
@@ -62,6 +82,13 @@ HIDDEN_BUILTINS = {b.name: b for b in [
     Builtin("secret_dice", (T.PLAYER, T.INT, T.INT), lambda ts: T.INTS,
             "Roll dice that only one player sees and keep each one (Liar's Dice's cup): a list of numbers.",
             "secret_dice(me, 5, 6)", _secret_dice, chance=True),
+    Builtin("player_roll", (T.PLAYER, T.INT, T.INT), lambda ts: T.INT,
+            "Roll dice as one player, for every seat to see, and add them up: `player_roll(p, 1, 6)` is narrated "
+            "\"P2 rolls 5\" even in the setup, where a plain `roll` is nobody's (\"each player rolls one die\").",
+            "player_roll(seat(2), 1, 6)", _player_roll, chance=True),
+    Builtin("player_dice", (T.PLAYER, T.INT, T.INT), lambda ts: T.INTS,
+            "Roll dice as one player, for every seat to see, and keep each one.",
+            "player_dice(me, 2, 6)", _player_dice, chance=True),
 ]}
 BUILTINS.update(HIDDEN_BUILTINS)
 
