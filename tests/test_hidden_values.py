@@ -351,3 +351,10 @@ end:
 """)
     spec, _ = api.load_spec(path)
     assert sorted((d.code, d.span.line) for d in leak_findings(spec)) == [("W530", 15), ("W531", 18)]
+
+
+def test_each_player_rolls_one_die_in_the_setup_as_themselves():
+    st = api.load_game("games/backgammon.yaml").new_game(2, 1, log=True)
+    rolls = [e for e in st.log if e["e"] == "roll"][:2]
+    assert [e["player"] for e in rolls] == [0, 1] and "seers" not in rolls[0]
+    assert list(narrate(rolls)) == [f"   P1 rolls {rolls[0]['dice'][0]}", f"   P2 rolls {rolls[1]['dice'][0]}"]
