@@ -124,7 +124,7 @@ FACE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("web.narration", "cli.narrate"),
     ("cli.commands", "web.tables"),
 }
-LONG_ALLOWED: set[str] = {"lang.checker", "runtime.engine", "compile.codegen", "cli.commands"}
+LONG_ALLOWED: set[str] = {"lang.checker", "runtime.engine", "compile.codegen", "cli.commands", "compile.compiler"}
 
 
 def short(module: str) -> str:
