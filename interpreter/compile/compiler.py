@@ -19,10 +19,10 @@ from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
+from .support import _NOCONST
 from ..lang.model import Code, Spec, codes
 
 Fn = Callable[[Any, list], Any]
-_NOCONST = object()
 MAX_SUBSET_SOURCE = 16
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}

@@ -1,0 +1,118 @@
+"""What generated code calls as it runs: the helpers and the exceptions in its namespace.
+
+Owns the functions the generated source refers to by name (`_each`, `_work`,
+`_first`, `_seat`, `_top`, `_L`, ...), the few builtins it may use
+(`_SAFE_BUILTINS`), `EndTurn` and `EndGame`, and `_NOCONST`, the marker of an
+expression whose value is not known before the game runs (the closure
+compiler's and the code generator's constant folding share it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang.builtins import RuleError
+from ..lang.limits import WORK_PER_STEP
+
+
+class EndTurn(Exception):
+    """`end turn` inside generated code: unwinds to the flow."""
+
+
+class EndGame(Exception):
+    """`end game` inside generated code: the game is over."""
+
+
+def _each(st, items) -> list:
+    """A `for each` list, its iterations charged to the step budget."""
+    items = list(items)
+    st.spend(len(items))
+    return items
+
+
+def _work(st, items):
+    """A list an expression goes through (a filter, a mapped list, an aggregate), its length charged to the
+    step budget: a step per WORK_PER_STEP elements (lang/limits.py). Returns `items`."""
+    w = st.work + len(items)
+    if w >= WORK_PER_STEP:
+        st.spend(w // WORK_PER_STEP)
+        w %= WORK_PER_STEP
+    st.work = w
+    return items
+
+
+def _seen(cov: list, i: int, value: Any) -> Any:
+    cov[i] += 1
+    return value
+
+
+def _best(items, get, pick) -> list:
+    items = list(items)
+    if not items:
+        return []
+    top = pick(map(get, items))
+    return [x for x in items if get(x) == top]
+
+
+def _best_of(keyed: list, pick) -> list:
+    """The elements of (element, value) pairs that share the highest (lowest) value; each value computed once."""
+    if not keyed:
+        return []
+    top = pick(k for _x, k in keyed)
+    return [x for x, k in keyed if k == top]
+
+
+def _first(items):
+    if not items:
+        raise RuleError("first of an empty list")
+    return items[0]
+
+
+def _mark(pos: list, i: int) -> None:
+    """Locate mode: `i` is the rule text that runs now (returns None, so `_m(...) or x` is `x`)."""
+    pos[0] = i
+
+
+def _seat(st, k: int) -> int:
+    if not 1 <= k <= st.n:
+        raise RuleError(f"seat({k}): there are {st.n} players")
+    return k - 1
+
+
+def _top(st, z: int) -> int:
+    cards = st.zones[z]
+    if not cards:
+        raise RuleError(f"top of {st.g.zone_name(z)}: the zone is empty")
+    return cards[-1]
+
+
+class _Keys(dict):
+    """The variable slots of a keyed variable by key; looking up a key it does not have is a rule error."""
+    __slots__ = ("name",)
+
+    def __init__(self, table: dict, name: str):
+        super().__init__(table)
+        self.name = name
+
+    def __missing__(self, k: Any) -> int:
+        raise RuleError(f"'{k}' is not a key of '{self.name}' (keys: {', '.join(map(str, self))})")
+
+
+def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
+    out = list(L) if L is not None else []
+    need = max([need] + [k + 1 for k, _ in pairs])
+    if len(out) < need:
+        out.extend([None] * (need - len(out)))
+    for k, v in pairs:
+        out[k] = v
+    return out
+
+
+_SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,
+                  "range": range, "type": type, "int": int, "Exception": Exception, "any": any, "all": all}
+
+
+_NOCONST = object()  # "not a constant": what constant folding gives for a value known only as the game runs
+
+
+def _nc():
+    return _NOCONST
