@@ -8,6 +8,10 @@ procedure calls) and resume later; the state only needs to keep a stack of
 compiled game, so `option.x` and `reading.x == "y"` fold to constants and
 untaken branches are never emitted. No spec text is ever evaluated: every
 closure is built from the checked tree.
+
+`Program`, the shape of a compiled expression (`Fn`) and the kinds of
+pending decision (ACTION, VALUE, OPTION, SUBSET) are program.py's: the
+engine, the agents and the faces import them from there or from here.
 """
 from __future__ import annotations
 
@@ -21,8 +25,9 @@ from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
 from .support import _NOCONST
 from ..lang.model import Code, Spec, codes
+from .program import Fn, Program
+from .program import ACTION, OPTION, SUBSET, VALUE  # noqa: F401  (imported from here before the split)
 
-Fn = Callable[[Any, list], Any]
 MAX_SUBSET_SOURCE = 16
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
@@ -30,40 +35,11 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">=": operator.ge}
 
 
-class Program:
-    """A compiled block: `fn(state, frame)` runs it from the frame's pc until it
-    pauses for a decision (returns True), calls another program, or ends
-    (pops its frame). `n_locals` is the size of its frames' local list.
-
-    A frame of the call stack is a plain list `[program, pc, locals]`: the
-    cheapest object Python can make, and frames are made at every call."""
-    __slots__ = ("name", "fn", "n_locals", "code", "plain", "together")
-
-    def __init__(self, name: str, code: Code | None = None):
-        self.name = name
-        self.fn: Callable = _ret
-        self.n_locals = 0
-        self.code = code
-        self.plain: Callable | None = None  # `plain(st, locals)`, no frame: a program that can never pause
-        self.together: list = []  # its simultaneous choices (codegen.Together), for determinization
-
-    def __repr__(self) -> str:
-        return f"<Program {self.name}: {len(self.ops)} ops>"
-
-
-# Kinds of pending decision
-ACTION, VALUE, OPTION, SUBSET = 0, 1, 2, 3
-
-
 def _as_list(f: Fn, ty: T) -> Fn:
     """A collection-valued function; a zone's becomes its card list."""
     if ty is T.ZONE:
         return lambda st, L: st.zones[f(st, L)]
     return f
-
-
-def _ret(st, fr) -> None:
-    st.stack.pop()
 
 
 def summed_props(spec: Spec, props: dict[str, tuple]) -> tuple[str, ...]:
