@@ -123,7 +123,7 @@ FACE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("web.narration", "cli.narrate"),
     ("cli.commands", "web.tables"),
 }
-LONG_ALLOWED: set[str] = {"lang.checker", "runtime.engine", "cli.commands"}
+LONG_ALLOWED: set[str] = {"runtime.engine", "cli.commands"}
 
 
 def short(module: str) -> str:
