@@ -355,11 +355,7 @@ def _seen_by(st: State, i: int, player: int) -> bool:
         return False
     if st.pkind == ACTION and st._secret_action(i) and st.pplayer != player:  # a secret action (lang/hidden.py)
         return False
-    st.marking = True
-    try:
-        marked = st._labels()[i]
-    finally:
-        st.marking = False
+    marked = st.marked_label(i)
     return all(player in span[2] for span in secret_spans(st, marked))
 
 

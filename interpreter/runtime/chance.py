@@ -21,10 +21,8 @@ It never reads files and knows nothing of agents.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .engine import Game, State
+from .shapes import GameShape, StateShape
 
 
 class ChanceError(ValueError):
@@ -121,7 +119,7 @@ class Chance:
         return None
 
 
-def resolve_zone(game: "Game", n: int, name: str) -> int:
+def resolve_zone(game: GameShape, n: int, name: str) -> int:
     """A zone id from `view()`'s naming (`deck`, `P2.hand`) or an example's (`hand@2`)."""
     spec = game.spec
     base, seat = name, None
@@ -144,7 +142,7 @@ def resolve_zone(game: "Game", n: int, name: str) -> int:
     return game.S + (seat - 1) * game.P + z.index
 
 
-def resolve_card(game: "Game", name: str) -> str:
+def resolve_card(game: GameShape, name: str) -> str:
     """A card type name from a card type name or a label that belongs to one card type only."""
     spec = game.spec
     if name in spec.cards:
@@ -158,7 +156,7 @@ def resolve_card(game: "Game", name: str) -> str:
                       "of this spec")
 
 
-def install(st: "State", script: Chance, add: bool = False) -> None:
+def install(st: StateShape, script: Chance, add: bool = False) -> None:
     """Give `st` its own copy of `script` (`add`: append it to the script `st` has), its zone names
     written as `view()` writes them and its cards as card types, both checked against the game."""
     g = st.g
@@ -185,7 +183,7 @@ def install(st: "State", script: Chance, add: bool = False) -> None:
     st.rig = after_shuffle
 
 
-def after_shuffle(st: "State", zid: int) -> None:
+def after_shuffle(st: StateShape, zid: int) -> None:
     """`State.shuffle`'s hook: bring the script's next order for this zone to its top."""
     script = st.scripted
     if script is None:  # a search agent's copy: its chance is its own

@@ -46,10 +46,9 @@ redacted here: `rulewright lint` warns where a spec's narration shows them
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Game, State
+from .shapes import GameShape, StateShape
 
 HIDDEN = "a hidden card"
 HIDDEN_VALUE = "(hidden)"  # a variable's value, or a narration hole that reads one, for a seat that may not read it
@@ -77,7 +76,7 @@ def unmark(text: str) -> tuple[str, list[tuple[int, int, int]]]:
     return "".join(out), spans
 
 
-def zone_seers(game: "Game", zid: int, players: int) -> frozenset[int]:
+def zone_seers(game: GameShape, zid: int, players: int) -> frozenset[int]:
     """The seats (0-based) that may see the cards of zone `zid`."""
     if zid < game.S:
         vis, owner = game.zone_vis[("shared", zid)], None
@@ -91,7 +90,7 @@ def zone_seers(game: "Game", zid: int, players: int) -> frozenset[int]:
     return frozenset()
 
 
-def var_seers(st: "State", scope: str, row: int, seat: int | None) -> frozenset[int]:
+def var_seers(st: StateShape, scope: str, row: int, seat: int | None) -> frozenset[int]:
     """The seats (0-based) that may read variable `row` of `scope` (of `seat`, for a player variable) now."""
     g = st.g
     vis = (g.pvar_vis if scope == "player" else g.gvar_vis)[row] if scope != "turn" else "public"
@@ -104,7 +103,7 @@ def var_seers(st: "State", scope: str, row: int, seat: int | None) -> frozenset[
     return frozenset(g.sides(st.n)[g.side_index(st.n)[seat]])  # "side": the owner's side
 
 
-def reads_seers(st: "State", reads: tuple, owners: tuple) -> frozenset[int]:
+def reads_seers(st: StateShape, reads: tuple, owners: tuple) -> frozenset[int]:
     """The seats that may read a value computed from hidden variables: those who may read every one of
     them (`reads`: (scope, rows) per read; `owners`: whose, or None for a read of any seat's)."""
     seers = frozenset(range(st.n))
@@ -123,7 +122,7 @@ def mark_value(seers: frozenset[int], text: str) -> str:
     return mark(-1 - sum(1 << p for p in seers), text)
 
 
-def card_seers(st: "State", card: int) -> frozenset[int]:
+def card_seers(st: StateShape, card: int) -> frozenset[int]:
     """The seats that may know this card now: where it lies, or where it left since the last decision
     (a value mark, an id below zero, carries its seats: see `mark_value`)."""
     if card < 0:
@@ -134,7 +133,7 @@ def card_seers(st: "State", card: int) -> frozenset[int]:
     return seers if src is None else seers | zone_seers(st.g, src, st.n)
 
 
-def secret_spans(st: "State", marked: str, cards: list[int] | None = None) -> list[list]:
+def secret_spans(st: StateShape, marked: str, cards: list[int] | None = None) -> list[list]:
     """[start, end, seats that may see it] of each card in `marked` that some seat may not see.
 
     With `cards`, the id of each such card is appended to it, span for span (see `widen`)."""
@@ -191,7 +190,7 @@ def redact_text(text: str, hidden: list | None, seat: int | None) -> str:
 class SeatView:
     """Events as one seat must see them (zone visibility read from the game)."""
 
-    def __init__(self, game: "Game", players: int, seat: int | None):
+    def __init__(self, game: GameShape, players: int, seat: int | None):
         self.seat = seat
         self.seen: dict[str, bool] = {}
         for zid in range(game.S + game.P * players):
@@ -219,13 +218,13 @@ class SeatView:
         return e
 
 
-def seat_events(events: Iterable[dict], game: "Game", players: int, seat: int | None) -> list[dict]:
+def seat_events(events: Iterable[dict], game: GameShape, players: int, seat: int | None) -> list[dict]:
     """The events as `seat` (0-based; None: an onlooker) must see them; the full log is left as it is."""
     view = SeatView(game, players, seat)
     return [view.event(e) for e in events]
 
 
-def seat_labels(st: "State", seat: int | None) -> list[str]:
+def seat_labels(st: StateShape, seat: int | None) -> list[str]:
     """The pending decision's option labels as `seat` may read them (for showing another seat's choice)."""
     labels = st.labels()
     st.marking = True
@@ -241,7 +240,7 @@ def seat_labels(st: "State", seat: int | None) -> list[str]:
     return out
 
 
-def zone_sight(game: "Game", players: int, player: int) -> list[bool]:
+def zone_sight(game: GameShape, players: int, player: int) -> list[bool]:
     """Per zone id, whether `player` (a seat, or -1: an onlooker) may look into it (`zone_seers`, read once
     per game, player count and seat: every view asks)."""
     key = (players, player)
@@ -252,7 +251,7 @@ def zone_sight(game: "Game", players: int, player: int) -> list[bool]:
     return got
 
 
-def seat_view(st: "State", player: int) -> dict:
+def seat_view(st: StateShape, player: int) -> dict:
     """What `player` may see (`State.view`): hidden zones show only how many cards they hold, and a
     variable the player may not read shows "(hidden)"."""
     g = st.g
@@ -272,7 +271,7 @@ def seat_view(st: "State", player: int) -> dict:
                 for p in st.seats:
                     if not _reads(var_seers(st, "player", i, p), player, st.n):
                         players[p][pnames[i]] = HIDDEN_VALUE
-    from .engine import Status
+    from .status import Status
     return {
         "player": player, "current": st.cur, "turn": st.turn, "phase": st.phase, "zones": zones,
         "global": gv, "players": players,
@@ -287,7 +286,7 @@ def _reads(seers: frozenset[int], player: int, n: int) -> bool:
     return len(seers) == n or player in seers
 
 
-def seat_values(st: "State", player: int) -> tuple[list, list[list]]:
+def seat_values(st: StateShape, player: int) -> tuple[list, list[list]]:
     """The global values and each seat's player values as `player` may read them: None for a hidden one
     (for numeric faces: the RL observation). Player rows are per seat, in seat order."""
     g = st.g
@@ -300,7 +299,7 @@ def seat_values(st: "State", player: int) -> tuple[list, list[list]]:
     return gv, rows
 
 
-def full_view(st: "State") -> dict:
+def full_view(st: StateShape) -> dict:
     """Everything, face up (the designer reading a whole logged game): `State.view` with no secret kept."""
     g, spec = st.g, st.g.spec
     view = seat_view(st, 0)
@@ -312,7 +311,7 @@ def full_view(st: "State") -> dict:
     return view
 
 
-def seat_prompt(st: "State", seat: int | None) -> str:
+def seat_prompt(st: StateShape, seat: int | None) -> str:
     """The pending decision's prompt as `seat` may read it (a prompt may show a hidden value)."""
     st.marking = True
     try:
