@@ -94,7 +94,7 @@ def _field(option: Any, name: str) -> Any:
     """An option's `values`/`default`, from its OptionDef or (while the model is built) its YAML."""
     if isinstance(option, dict):
         if name == "values":
-            from .model import option_values
+            from .options import option_values
             return option_values(option.get("values"))
         return option.get(name)
     return getattr(option, name)

@@ -4,6 +4,9 @@ Owns: building `Spec` from a schema-clean `Document` (never mutating the
 user's data), numbering cards, zones and variables, and parsing every piece
 of rule text into its AST with positions. It collects every syntax error
 before it stops. Meaning (names, types) is the checker's job.
+
+An option's values as the spec gives them (`option_values`) are
+options.py's, which the boards and the counts read before the model is built.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from typing import Any, Iterator
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
 from . import boards, counts, decks, syntax, teams
+from .options import option_values
 
 
 @dataclass(slots=True)
@@ -78,18 +82,6 @@ class VarDef:
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
-MAX_OPTION_VALUES = 1_000  # values of one option given as a range (`values: {from: 2, to: 10}`)
-
-
-def option_values(raw: Any) -> list[Any]:
-    """An option's `values` as a list: listed one by one, or a range `{from: 2, to: 10, step: 2}`, both ends
-    included (cut at MAX_OPTION_VALUES: the checker says so, E413). Reads the YAML data without changing it."""
-    if isinstance(raw, dict):
-        lo, hi, step = raw.get("from"), raw.get("to"), raw.get("step", 1)
-        if not all(type(x) is int for x in (lo, hi, step)) or step < 1:
-            return []
-        return list(range(lo, min(hi, lo + (MAX_OPTION_VALUES - 1) * step) + 1, step))
-    return list(raw or [])
 
 
 @dataclass(slots=True)

@@ -107,7 +107,7 @@ class Index:
         return [str(k) for k in _mapping(self.doc.data, "ambiguities", ambiguity, "interpretations")]
 
     def option_values(self, option: str) -> list[str]:
-        from ..lang.model import option_values
+        from ..lang.options import option_values
         return [str(x) for x in option_values(_mapping(self.doc.data, "options", option).get("values"))]
 
 
