@@ -25,6 +25,7 @@ the ambiguities' `why` and `contradicts_text`.
 from __future__ import annotations
 
 from dataclasses import fields
+from typing import Callable
 
 from ..lang import nodes as N
 from ..lang.kinds import T
@@ -45,6 +46,27 @@ def reads_hidden(e: N.Node, spec: Spec, depth: int = 0) -> N.Node | None:
     """The first reference under `e` to cards the seat whose turn it is may not see, read for more than
     their number: a zone of visibility `hidden`, or an `owner` zone that is not `me`'s own (through the
     spec's own functions too). None when `e` reads only what that seat may see."""
+    return _first_read(e, spec, lambda n: _hidden_to_me(n, spec), depth)
+
+
+def _hidden_to_me(n: N.Node, spec: Spec) -> bool:
+    """A zone of visibility `hidden`, or an `owner` zone that is not `me`'s own."""
+    name = _name(n)
+    z = spec.zones.get(name) if getattr(n, "ty", None) is T.ZONE and isinstance(name, str) else None
+    if z is None or z.visibility == "public":
+        return False
+    own = (z.visibility == "owner" and isinstance(n, N.Attr) and isinstance(n.obj, N.Name)
+           and n.obj.ref is not None and n.obj.ref[0] == "me")
+    return not own
+
+
+def _name(n: N.Node) -> str | None:
+    return n.name if isinstance(n, N.Attr) else n.id if isinstance(n, N.Name) else None
+
+
+def _first_read(e: N.Node, spec: Spec, secret: Callable[[N.Node], bool], depth: int = 0) -> N.Node | None:
+    """The first node under `e` that `secret` says reads what may not be read, looking into the spec's own
+    functions (8 calls deep) and past the builtins that read only a zone's size (`_PUBLIC_OF_A_ZONE`)."""
     stack = [e]
     while stack:
         n = stack.pop()
@@ -52,15 +74,10 @@ def reads_hidden(e: N.Node, spec: Spec, depth: int = 0) -> N.Node | None:
             continue
         if isinstance(n, N.Call) and n.func in spec.functions and depth < 8:
             body = spec.functions[n.func].value
-            if body is not None and body.ast is not None and reads_hidden(body.ast, spec, depth + 1) is not None:
+            if body is not None and body.ast is not None and _first_read(body.ast, spec, secret, depth + 1) is not None:
                 return n
-        name = n.name if isinstance(n, N.Attr) else n.id if isinstance(n, N.Name) else None
-        z = spec.zones.get(name) if getattr(n, "ty", None) is T.ZONE and isinstance(name, str) else None
-        if z is not None and z.visibility != "public":
-            own = (z.visibility == "owner" and isinstance(n, N.Attr) and isinstance(n.obj, N.Name)
-                   and n.obj.ref is not None and n.obj.ref[0] == "me")
-            if not own:
-                return n
+        if secret(n):
+            return n
         stack.extend(_kids(n))
     return None
 
@@ -111,20 +128,7 @@ def _secret_zones(spec: Spec) -> set[str]:
 def _reads_secret(e: N.Node, secret: set[str], spec: Spec, depth: int = 0) -> N.Node | None:
     """The first reference under `e` to a non-public zone that is read for more than its size
     (through the spec's own functions too)."""
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, N.Call) and n.func in _PUBLIC_OF_A_ZONE:
-            continue
-        if isinstance(n, N.Call) and n.func in spec.functions and depth < 8:
-            body = spec.functions[n.func].value
-            if body is not None and body.ast is not None and _reads_secret(body.ast, secret, spec, depth + 1):
-                return n
-        name = n.name if isinstance(n, N.Attr) else n.id if isinstance(n, N.Name) else None
-        if getattr(n, "ty", None) is T.ZONE and name in secret:
-            return n
-        stack.extend(_kids(n))
-    return None
+    return _first_read(e, spec, lambda n: getattr(n, "ty", None) is T.ZONE and _name(n) in secret, depth)
 
 
 def _kids(n: N.Node) -> list:
