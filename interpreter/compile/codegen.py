@@ -133,7 +133,6 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         self.marks.append((code, node))
         return [f"POS[0] = {len(self.marks) - 1}"]
 
-
     # -- user functions and procedures ----------------------------------------------
     def function(self, name: str) -> str:
         if name in self._func_fns:
@@ -164,7 +163,6 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         self._resumable = resumable
         self.define(fname, f"def {fname}(st, L):\n{body}", pr.do)
         return fname
-
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str, code: Any = None) -> Callable:

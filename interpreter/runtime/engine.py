@@ -475,7 +475,6 @@ class State(Decisions, Turns, Moves, Telling):
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
         self.zsum = _zone_sums(self.g.sum_tables, self.zones)
 
-
     # -- copies and views ----------------------------------------------------------
     def clone(self) -> "State":
         """An independent copy (without the log and the seated agents); the RNG is shared copy-on-write."""
