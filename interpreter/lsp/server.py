@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 import time
-from typing import BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from lsprotocol import types as L
 from pygls.io_ import StdoutWriter
@@ -213,51 +213,45 @@ def did_close(ls: RulewrightServer, params: L.DidCloseTextDocumentParams) -> Non
     ls.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 
+def _at_cursor(ls: RulewrightServer, params: Any, what: str, answer: Callable[[Any, int, int], Any], none: Any) -> Any:
+    """`answer(document, line, col)` at the request's cursor; `none` for a document that is not open, or when
+    answering failed (logged: an editor's request never takes the server down)."""
+    ws = ls.docs.get(params.text_document.uri)
+    if ws is None:
+        return none
+    try:
+        return answer(ws, *_cursor(ws, params.position))
+    except Exception:
+        log.exception("%s failed", what)
+        return none
+
+
 @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=[".", "\"", "'"]))
 def completion(ls: RulewrightServer, params: L.CompletionParams) -> L.CompletionList:
-    ws = ls.docs.get(params.text_document.uri)
-    items: list[L.CompletionItem] = []
-    if ws is not None:
-        try:
-            line, col = _cursor(ws, params.position)
-            for it in F.complete(ws, line, col):
-                items.append(L.CompletionItem(label=it.label, kind=_ITEM_KIND.get(it.kind, L.CompletionItemKind.Text),
-                                              detail=f"{it.kind}: {it.detail}" if it.detail else it.kind,
-                                              insert_text=it.insert))
-        except Exception:
-            log.exception("completion failed")
-    return L.CompletionList(is_incomplete=False, items=items)
+    def answer(ws: Any, line: int, col: int) -> list[L.CompletionItem]:
+        return [L.CompletionItem(label=it.label, kind=_ITEM_KIND.get(it.kind, L.CompletionItemKind.Text),
+                                 detail=f"{it.kind}: {it.detail}" if it.detail else it.kind, insert_text=it.insert)
+                for it in F.complete(ws, line, col)]
+    return L.CompletionList(is_incomplete=False, items=_at_cursor(ls, params, "completion", answer, []))
 
 
 @server.feature(L.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulewrightServer, params: L.HoverParams) -> L.Hover | None:
-    ws = ls.docs.get(params.text_document.uri)
-    if ws is None:
-        return None
-    try:
-        text = F.hover(ws, *_cursor(ws, params.position))
-    except Exception:
-        log.exception("hover failed")
-        return None
-    if text is None:
-        return None
-    return L.Hover(contents=L.MarkupContent(kind=L.MarkupKind.Markdown, value=text))
+    def answer(ws: Any, line: int, col: int) -> L.Hover | None:
+        text = F.hover(ws, line, col)
+        return None if text is None else L.Hover(contents=L.MarkupContent(kind=L.MarkupKind.Markdown, value=text))
+    return _at_cursor(ls, params, "hover", answer, None)
 
 
 @server.feature(L.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulewrightServer, params: L.DefinitionParams) -> L.Location | None:
-    ws = ls.docs.get(params.text_document.uri)
-    if ws is None:
-        return None
-    try:
-        span = F.definition(ws, *_cursor(ws, params.position))
+    def answer(ws: Any, line: int, col: int) -> L.Location | None:
+        span = F.definition(ws, line, col)
         if span is None:
             return None
         path = os.path.abspath(span.path)
         return L.Location(uri=from_fs_path(path) or path, range=_range(span, _lines_of(ls, span.path, SourceCache())))
-    except Exception:
-        log.exception("definition failed")
-        return None
+    return _at_cursor(ls, params, "definition", answer, None)
 
 
 @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
