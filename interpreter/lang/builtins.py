@@ -181,12 +181,18 @@ def _first(a, t, p):
     return first
 
 
-def _last(a, t, p):
-    coll = _cards(a[0], t[0])
-    if len(a) == 2:
-        n = a[1]
-        return lambda st, L: last_of(coll(st, L), n(st, L))
-    return lambda st, L: last_of(coll(st, L))
+def _of_collection(f: Callable) -> Callable:
+    """The closure maker of a builtin `f(collection)` / `f(collection, n)` (its second argument optional)."""
+    def make(a, t, p):
+        coll = _cards(a[0], t[0])
+        if len(a) == 2:
+            n = a[1]
+            return lambda st, L: f(coll(st, L), n(st, L))
+        return lambda st, L: f(coll(st, L))
+    return make
+
+
+_last = _of_collection(last_of)
 
 
 def _after(a, t, p):
@@ -304,12 +310,7 @@ def combinations_of(items, k: int | None = None) -> list[list]:
     return [list(c) for n in sizes if n >= 0 for c in itertools.combinations(items, n)]
 
 
-def _combinations(a, t, p):
-    coll = _cards(a[0], t[0])
-    if len(a) == 2:
-        k = a[1]
-        return lambda st, L: combinations_of(coll(st, L), k(st, L))
-    return lambda st, L: combinations_of(coll(st, L))
+_combinations = _of_collection(combinations_of)
 
 
 def _sorted(a, t, p):

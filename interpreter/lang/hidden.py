@@ -17,7 +17,7 @@ place, `runtime/redact.py`; this module only says what the rule text touches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from . import nodes as N
 from .builtins import BUILTINS, Builtin, roll_dice
@@ -54,24 +54,18 @@ def player_roll_dice(st: Any, p: int, n: int, sides: int) -> list[int]:
     return roll_dice(st, n, sides, p)
 
 
-def _player_roll(a, t, p):
-    who, n, sides = a
-    return lambda st, L: sum(player_roll_dice(st, who(st, L), n(st, L), sides(st, L)))
+def _rolled(roll: Callable, total: bool) -> Callable:
+    """The closure maker of a builtin `roll(seat, n, sides)`: the dice as a list, or (`total`) their sum."""
+    def make(a, t, p):
+        who, n, sides = a
+        if total:
+            return lambda st, L: sum(roll(st, who(st, L), n(st, L), sides(st, L)))
+        return lambda st, L: roll(st, who(st, L), n(st, L), sides(st, L))
+    return make
 
 
-def _player_dice(a, t, p):
-    who, n, sides = a
-    return lambda st, L: player_roll_dice(st, who(st, L), n(st, L), sides(st, L))
-
-
-def _secret_roll(a, t, p):
-    who, n, sides = a
-    return lambda st, L: sum(secret_roll_dice(st, who(st, L), n(st, L), sides(st, L)))
-
-
-def _secret_dice(a, t, p):
-    who, n, sides = a
-    return lambda st, L: secret_roll_dice(st, who(st, L), n(st, L), sides(st, L))
+_player_roll, _player_dice = _rolled(player_roll_dice, True), _rolled(player_roll_dice, False)
+_secret_roll, _secret_dice = _rolled(secret_roll_dice, True), _rolled(secret_roll_dice, False)
 
 
 HIDDEN_BUILTINS = {b.name: b for b in [
