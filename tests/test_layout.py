@@ -110,8 +110,8 @@ def test_the_walk_sees_upward_imports():
 MODULE_NAMES = {module_name(p) for p in MODULES}
 # The faces that may be started from the command line, and only lazily (inside the command that starts them).
 LAUNCHERS = {"interpreter.web.server", "interpreter.lsp.server"}
-LONG = 600  # lines; a module over this says why in its docstring, in a paragraph opening with LONG_BECAUSE
-LONG_BECAUSE = f"Over {LONG} lines because"
+LONG = 600  # lines; a module over this says why in its docstring, in a paragraph opening with one of LONG_BECAUSE
+LONG_BECAUSE = (f"Over {LONG} lines because", "Why it is one long module:")
 
 # Known cases that stand today, each listed until issue 27's splits open it. These lists only shrink: an entry
 # that no longer holds fails too, so that it is struck off.
@@ -271,7 +271,7 @@ def test_long_modules_say_why():
         if short(module_name(path)) not in LONG_ALLOWED:
             long.append(f"{path.relative_to(PACKAGE.parent)}: {lines} lines")
     assert not long, (f"modules over {LONG} lines: split them by concern, or say why in a docstring paragraph "
-                      f"opening with {LONG_BECAUSE!r}:\n" + "\n".join(long))
+                      f"opening with {' or '.join(map(repr, LONG_BECAUSE))}:\n" + "\n".join(long))
     stale = LONG_ALLOWED - seen
     assert not stale, f"no longer over {LONG} lines (or now say why): strike them from LONG_ALLOWED: {sorted(stale)}"
 
