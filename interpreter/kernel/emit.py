@@ -1,0 +1,1408 @@
+"""The kernel backend's code generator: `ir.Game` -> Python source for numba's `@njit`, one module per spec.
+
+Owns the meaning of each IR node on the flat state (layout.py): a game is one function `play` that runs
+setup, the flow, every turn and the built-in random agent's choices to the end, with no option lists,
+frames or labels; `batch` plays many games from their seeds. Options and readings are read from the
+parameters array at run time, so one compiled module serves every variant.
+
+Only the generator's own text goes into the source: functions are numbered (`B3`, `P1`, `F0`), every
+table (card properties, constant lists, key maps) is a module constant of numbers, and no name or
+text of the spec is ever pasted into it. What it cannot run raises `Unsupported` with the node's
+position. The Python engine (`runtime/engine.py` with `compile/`) is the reference; tests replay kernel
+games there (kernel/replay.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang import boards as B
+from ..lang.kinds import ELEMENT, T
+from ..lang.limits import MAX_OPTIONS
+from ..lower import ir
+from ..lower.lowering import Unsupported
+from . import layout as Y
+
+_LISTS = (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS)
+_ARITH = {"+", "-", "*"}
+_CMP = {"==", "!=", "<", "<=", ">", ">="}
+MAX_DICE, MAX_SIDES = 100, 1_000
+QUIET_ROUNDS = 50
+
+VERSION = "1"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+
+_RUNTIME = '''
+@njit(cache=True, inline="always")
+def _u64(st, slot):
+    x = np.uint64(st[slot]) + np.uint64(0x9E3779B97F4A7C15)
+    st[slot] = np.int64(x)
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _below(st, slot, n):
+    return np.int64(((_u64(st, slot) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _stop(st, code):
+    if st[ERR] == 0:
+        st[ERR] = code
+    if st[STATUS] == 0:
+        st[STATUS] = 3 if code >= 10 else 2
+    return 3
+
+
+@njit(cache=True)
+def _tick(st, par):
+    if st[STEPS] >= par[1]:
+        return _stop(st, 4)
+    st[STEPS] += 1
+    return 0
+
+
+@njit(cache=True)
+def _spend(st, par, n):
+    if n > 0:
+        if st[STEPS] + n > par[1]:
+            st[STEPS] = par[1]
+            return _stop(st, 4)
+        st[STEPS] += n
+    return 0
+
+
+@njit(cache=True)
+def _chance(rcc, st, v):
+    if rcc.shape[0] > 0:
+        k = st[NCC]
+        if k + 1 > rcc.shape[0]:
+            _stop(st, 14)
+            return
+        rcc[k] = v
+        st[NCC] = k + 1
+
+
+@njit(cache=True)
+def _pick(st, rch, n):
+    i = _below(st, ARNG, n)
+    if rch.shape[0] > 0:
+        k = st[NCH]
+        if k >= rch.shape[0]:
+            _stop(st, 14)
+        else:
+            rch[k] = i
+            st[NCH] = k + 1
+    st[DECISIONS] += 1
+    return i
+
+
+@njit(cache=True)
+def _zv(st, z):
+    b = ZC + z * NC
+    return st[b:b + st[ZL + z]]
+
+
+@njit(cache=True)
+def _mv(st, c, d):
+    if c < 0 or c >= NC:
+        return _stop(st, 10)
+    s = st[WH + c]
+    if s < 0:
+        return _stop(st, 10)
+    b = ZC + s * NC
+    n = st[ZL + s]
+    j = n - 1
+    while j >= 0 and st[b + j] != c:
+        j -= 1
+    if j < 0:
+        return _stop(st, 10)
+    for k in range(j, n - 1):
+        st[b + k] = st[b + k + 1]
+    st[ZL + s] = n - 1
+    nd = st[ZL + d]
+    st[ZC + d * NC + nd] = c
+    st[ZL + d] = nd + 1
+    st[WH + c] = d
+    return 0
+
+
+@njit(cache=True)
+def _mvz(st, s, d):
+    if s == d:
+        return 0
+    n = st[ZL + s]
+    if n == 0:
+        return 0
+    nd = st[ZL + d]
+    bs = ZC + s * NC
+    bd = ZC + d * NC + nd
+    for k in range(n):
+        c = st[bs + k]
+        st[bd + k] = c
+        st[WH + c] = d
+    st[ZL + d] = nd + n
+    st[ZL + s] = 0
+    return 0
+
+
+@njit(cache=True)
+def _shuffle(st, rcc, z):
+    n = st[ZL + z]
+    b = ZC + z * NC
+    for i in range(n - 1, 0, -1):
+        j = _below(st, RNG, i + 1)
+        t = st[b + i]
+        st[b + i] = st[b + j]
+        st[b + j] = t
+    if rcc.shape[0] > 0:
+        _chance(rcc, st, 1)
+        _chance(rcc, st, z)
+        _chance(rcc, st, n)
+        for i in range(n):
+            _chance(rcc, st, st[b + i])
+
+
+@njit(cache=True)
+def _random(st, rcc, lo, hi):
+    if lo > hi:
+        _stop(st, 10)
+        return lo
+    v = lo + _below(st, RNG, hi - lo + 1)
+    if rcc.shape[0] > 0:
+        _chance(rcc, st, 2)
+        _chance(rcc, st, v)
+    return v
+
+
+@njit(cache=True)
+def _dice(st, rcc, n, sides):
+    if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
+        _stop(st, 10)
+        return np.zeros(0, np.int64)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = _random(st, rcc, 1, sides)
+    return out
+
+
+@njit(cache=True)
+def _others(st):
+    n = st[N]
+    out = np.empty(n - 1 if n > 0 else 0, np.int64)
+    k = 0
+    for p in range(n):
+        if p != st[CUR]:
+            out[k] = p
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _winners(st):
+    out = np.empty(st[N], np.int64)
+    k = 0
+    for p in range(st[N]):
+        if st[WIN + p] != 0:
+            out[k] = p
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _contains(a, x):
+    for y in a:
+        if y == x:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _position(a, x):
+    for i in range(a.shape[0]):
+        if a[i] == x:
+            return i + 1
+    return 0
+
+
+@njit(cache=True)
+def _after(a, x):
+    for i in range(a.shape[0]):
+        if a[i] == x:
+            return a[i + 1:].copy()
+    return np.zeros(0, np.int64)
+
+
+@njit(cache=True)
+def _same(a, b):
+    if a.shape[0] != b.shape[0]:
+        return False
+    for i in range(a.shape[0]):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _join(a, b):
+    out = np.empty(a.shape[0] + b.shape[0], np.int64)
+    out[:a.shape[0]] = a
+    out[a.shape[0]:] = b
+    return out
+
+
+@njit(cache=True)
+def _range(st, a, b):
+    if b - a >= 100000:
+        _stop(st, 10)
+        return np.zeros(0, np.int64)
+    if b < a:
+        return np.zeros(0, np.int64)
+    return np.arange(a, b + 1).astype(np.int64)
+
+
+@njit(cache=True)
+def _first(st, a):
+    if a.shape[0] == 0:
+        _stop(st, 10)
+        return 0
+    return a[0]
+
+
+@njit(cache=True)
+def _last(st, a):
+    if a.shape[0] == 0:
+        _stop(st, 10)
+        return 0
+    return a[a.shape[0] - 1]
+
+
+@njit(cache=True)
+def _firstn(a, k):
+    k = max(0, min(k, a.shape[0]))
+    return a[:k].copy()
+
+
+@njit(cache=True)
+def _lastn(a, k):
+    if k <= 0:
+        return np.zeros(0, np.int64)
+    k = min(k, a.shape[0])
+    return a[a.shape[0] - k:].copy()
+
+
+@njit(cache=True)
+def _top(st, z):
+    n = st[ZL + z]
+    if n == 0:
+        _stop(st, 10)
+        return 0
+    return st[ZC + z * NC + n - 1]
+
+
+@njit(cache=True)
+def _bottom(st, z):
+    if st[ZL + z] == 0:
+        _stop(st, 10)
+        return 0
+    return st[ZC + z * NC]
+
+
+@njit(cache=True)
+def _seat(st, k):
+    if k < 1 or k > st[N]:
+        _stop(st, 10)
+        return 0
+    return k - 1
+
+
+@njit(cache=True)
+def _div(st, a, b):
+    if b == 0:
+        _stop(st, 10)
+        return 0
+    return a // b
+
+
+@njit(cache=True)
+def _mod(st, a, b):
+    if b == 0:
+        _stop(st, 10)
+        return 0
+    return a % b
+
+
+@njit(cache=True)
+def _sorted(a):
+    return np.sort(a)
+
+
+@njit(cache=True)
+def _ext(a, hi):
+    if a.shape[0] == 0:
+        return 0
+    m = a[0]
+    for x in a:
+        if (x > m) if hi else (x < m):
+            m = x
+    return m
+
+
+@njit(cache=True)
+def _cells(par, b):
+    rows = par[BOARD + 2 * b]
+    cols = par[BOARD + 2 * b + 1]
+    out = np.empty(rows * cols, np.int64)
+    for q in range(rows * cols):
+        out[q] = (q // cols) * MAXC + q % cols
+    return out
+
+
+@njit(cache=True)
+def _cell(st, par, b, r, c):
+    if r < 1 or c < 1 or r > par[BOARD + 2 * b] or c > par[BOARD + 2 * b + 1]:
+        _stop(st, 10)
+        return 0
+    return (r - 1) * MAXC + (c - 1)
+
+
+@njit(cache=True)
+def _on_board(par, b, r, c):
+    return r >= 1 and c >= 1 and r <= par[BOARD + 2 * b] and c <= par[BOARD + 2 * b + 1]
+
+
+@njit(cache=True)
+def _dir_ok(st, d):
+    if d < 0 or d >= 8:
+        _stop(st, 10)
+        return False
+    return True
+
+
+@njit(cache=True)
+def _can_step(st, par, x, d):
+    if not _dir_ok(st, d):
+        return False
+    r = x // MAXC + DR[d]
+    c = x % MAXC + DC[d]
+    return r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]
+
+
+@njit(cache=True)
+def _step(st, par, x, d):
+    if not _can_step(st, par, x, d):
+        _stop(st, 10)
+        return x
+    return x + DR[d] * MAXC + DC[d]
+
+
+@njit(cache=True)
+def _line(st, par, x, d, k):
+    if not _dir_ok(st, d):
+        return np.zeros(0, np.int64)
+    cap = max(par[BOARD], par[BOARD + 1])
+    if k >= 0:
+        cap = min(cap, k)
+    out = np.empty(max(cap, 0), np.int64)
+    n = 0
+    r = x // MAXC
+    c = x % MAXC
+    while n < cap and r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]:
+        out[n] = r * MAXC + c
+        n += 1
+        r += DR[d]
+        c += DC[d]
+    return out[:n]
+
+
+@njit(cache=True)
+def _around(st, par, x, first, count):
+    out = np.empty(4, np.int64)
+    n = 0
+    for j in range(count):
+        d = ORDER8[first + j]
+        r = x // MAXC + DR[d]
+        c = x % MAXC + DC[d]
+        if r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]:
+            out[n] = r * MAXC + c
+            n += 1
+    return out[:n]
+'''
+
+_DRIVER = '''
+@njit(cache=True)
+def batch(st0, par, seeds, out, rch, rcc):
+    """Plays one game per seed from the start position st0; one row of `out` per game."""
+    wk = np.empty((WK_ROWS, WK_COLS), np.int64)
+    st = np.empty_like(st0)
+    for g in range(seeds.shape[0]):
+        st[:] = st0
+        s = np.uint64(seeds[g])
+        st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
+        st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
+        st[NCH] = 0
+        st[NCC] = 0
+        play(st, par, rch, rcc, wk)
+        out[g, 0] = st[STATUS]
+        out[g, 1] = st[TURN]
+        out[g, 2] = st[DECISIONS]
+        out[g, 3] = st[STEPS]
+        out[g, 4] = st[ERR]
+        out[g, 5] = st[NCH]
+        out[g, 6] = st[NCC]
+        for p in range(MP):
+            out[g, 7 + p] = st[WIN + p]
+            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+'''
+
+
+def _narration_only(s: ir.S) -> bool:
+    if isinstance(s, (ir.Say, ir.Pass)):
+        return True
+    if isinstance(s, ir.If):
+        return all(_narration_only(x) for _c, body in s.branches for x in body) and \
+            all(_narration_only(x) for x in s.orelse or [])
+    return False
+
+
+class Emitter:
+    """Writes the source of one kernel module (see the module docstring)."""
+
+    def __init__(self, g: ir.Game):
+        self.g = g
+        self.Y = Y.Layout.of(g)
+        self.consts: list[str] = []  # module constants: `K<i> = np.array([...])`
+        self._const_ids: dict[tuple, str] = {}
+        self.defs: list[str] = []
+        self.lines: list[str] = []
+        self.depth = 0
+        self._n = 0
+        self.proc_ids = {name: f"P{i}" for i, name in enumerate(g.procedures)}
+        self.func_ids = {name: f"F{i}" for i, name in enumerate(g.functions)}
+        self.max_params = max([len(a.params) for ph in g.phases for a in ph.turn.actions] + [1])
+        self.in_function = False
+        self._check_recursion()
+        if g.boards:
+            self.maxc = g.boards[0].max_columns
+        else:
+            self.maxc = 1
+
+    def _check_recursion(self) -> None:
+        calls: dict[str, set[str]] = {}
+        for name, p in self.g.procedures.items():
+            found: set[str] = set()
+            _calls(p.block.body, found)
+            calls[name] = found
+        for name in calls:
+            seen, todo = set(), list(calls[name])
+            while todo:
+                n = todo.pop()
+                if n not in seen:
+                    seen.add(n)
+                    todo.extend(calls.get(n, ()))
+            if name in seen:
+                p = self.g.procedures[name]
+                raise Unsupported(f"procedure '{name}' calls itself (recursion) and is not yet on the kernel",
+                                  (p.block.body[0].at if p.block.body else None))
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def tmp(self, prefix: str = "t") -> str:
+        self._n += 1
+        return f"{prefix}{self._n}_"
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    def const_array(self, values: tuple) -> str:
+        key = tuple(int(v) for v in values)
+        if key not in self._const_ids:
+            name = f"K{len(self._const_ids)}"
+            self._const_ids[key] = name
+            self.consts.append(f"{name} = np.array([{', '.join(str(v) for v in key)}], dtype=np.int64)"
+                               if key else f"{name} = np.zeros(0, dtype=np.int64)")
+        return self._const_ids[key]
+
+    def no(self, what: str, node: Any) -> Unsupported:
+        return Unsupported(f"{what} is not yet on the kernel", getattr(node, "at", None))
+
+    def loc(self, slot: int, ty: T) -> str:
+        return f"l{int(slot)}{'a' if ty in _LISTS else 'i'}"
+
+    def capture(self, fn, *args) -> tuple[list[str], Any]:
+        """Run an emitting function into a separate buffer: (its lines, its result)."""
+        saved, self.lines = self.lines, []
+        try:
+            result = fn(*args)
+        finally:
+            produced, self.lines = self.lines, saved
+        return produced, result
+
+    # -- values ------------------------------------------------------------------------------------
+    def player_zone(self, index: int, owner: str) -> str:
+        return f"({self.Y.n_shared} + ({owner}) * {self.Y.n_player_zones} + {int(index)})"
+
+    def arr(self, x: ir.X) -> str:
+        """A collection as an int64 array (a zone as a view of its cards)."""
+        if x.ty is T.ZONE:
+            return f"_zv(st, {self.ex(x)})"
+        return self.ex(x)
+
+    def ex(self, x: ir.X) -> str:
+        fn = getattr(self, "x_" + type(x).__name__, None)
+        if fn is None:
+            raise self.no(f"the expression {type(x).__name__}", x)
+        return fn(x)
+
+    def scalar(self, x: ir.X) -> str:
+        """An expression as a local int64 (computed now)."""
+        v = self.ex(x)
+        t = self.tmp()
+        self.line(f"{t} = np.int64({v})")
+        return t
+
+    def x_Const(self, x: ir.Const) -> str:
+        return str(int(x.value))
+
+    def x_ConstList(self, x: ir.ConstList) -> str:
+        return self.const_array(x.values)
+
+    def x_Param(self, x: ir.Param) -> str:
+        base = self.Y.opt if x.kind == "option" else self.Y.read
+        return f"par[{base + int(x.index)}]"
+
+    def var_slot(self, x: ir.Var) -> str:
+        Yl = self.Y
+        if x.scope == "global":
+            return str(Yl.gv + int(x.index))
+        if x.scope == "turn":
+            return str(Yl.tv + int(x.index))
+        return f"{Yl.pv + int(x.index) * Yl.max_players} + {self.ex(x.owner)}"
+
+    def x_Var(self, x: ir.Var) -> str:
+        return f"st[{self.var_slot(x)}]"
+
+    def keyed_slot(self, x: ir.Keyed) -> str:
+        Yl = self.Y
+        k = self.scalar(x.key)
+        kind = x.keys[0]
+        if kind == "range":
+            lo, hi = int(x.keys[1]), int(x.keys[2])
+            self.line(f"if {k} < {lo} or {k} > {hi}:")
+            self.line(f"    _stop(st, 10)")
+            self.line(f"    {k} = {lo}")
+            off = f"({k} - {lo})"
+        elif kind == "cell":
+            off = k
+        else:
+            table = x.keys[1]
+            size = max(table) + 1 if table else 1
+            arr = self.const_array(tuple(table.get(i, -1) for i in range(size)))
+            o = self.tmp("o")
+            self.line(f"{o} = {arr}[{k}] if 0 <= {k} < {size} else -1")
+            self.line(f"if {o} < 0:")
+            self.line(f"    _stop(st, 10)")
+            self.line(f"    {o} = 0")
+            off = o
+        if x.scope == "global":
+            return f"{Yl.gv + int(x.base)} + {off}"
+        if x.scope == "turn":
+            return f"{Yl.tv + int(x.base)} + {off}"
+        return f"{Yl.pv + int(x.base) * Yl.max_players} + ({off}) * {Yl.max_players} + {self.ex(x.owner)}"
+
+    def x_Keyed(self, x: ir.Keyed) -> str:
+        return f"st[{self.keyed_slot(x)}]"
+
+    def x_Local(self, x: ir.Local) -> str:
+        return self.loc(x.slot, x.ty)
+
+    def x_Special(self, x: ir.Special) -> str:
+        if x.what == "me":
+            return f"st[{Y.CUR}]"
+        if x.what == "players":
+            return f"np.arange(st[{Y.N}]).astype(np.int64)"
+        if x.what == "others":
+            return "_others(st)"
+        return "_winners(st)"
+
+    def x_Zone(self, x: ir.Zone) -> str:
+        if x.owner is None:
+            return str(int(x.index))
+        return self.player_zone(x.index, self.ex(x.owner))
+
+    def x_Prop(self, x: ir.Prop) -> str:
+        return f"{self.const_array(x.table)}[{self.ex(x.card)}]"
+
+    def x_Seat(self, x: ir.Seat) -> str:
+        return f"({self.ex(x.player)} + 1)"
+
+    def x_CellPart(self, x: ir.CellPart) -> str:
+        c = self.ex(x.cell)
+        return f"(({c}) // {self.maxc} + 1)" if x.part == "row" else f"(({c}) % {self.maxc} + 1)"
+
+    def x_BoardRef(self, x: ir.BoardRef) -> str:
+        return str(int(x.index))
+
+    def x_FuncCall(self, x: ir.FuncCall) -> str:
+        args = [self.arr(a) if a.ty is T.ZONE and self.g.functions[x.name].params[i] in _LISTS else self.ex(a)
+                for i, a in enumerate(x.args)]
+        return f"{self.func_ids[x.name]}(st, par, {''.join(a + ', ' for a in args)})"
+
+    def x_ListOf(self, x: ir.ListOf) -> str:
+        if not x.items:
+            return "np.zeros(0, np.int64)"
+        if any(i.ty in _LISTS or i.ty is T.ZONE for i in x.items):
+            raise self.no("a list of lists", x)
+        t = self.tmp("a")
+        self.line(f"{t} = np.empty({len(x.items)}, np.int64)")
+        for j, it in enumerate(x.items):
+            self.line(f"{t}[{j}] = {self.ex(it)}")
+        return t
+
+    def x_Unary(self, x: ir.Unary) -> str:
+        v = self.ex(x.operand)
+        return f"(not {v})" if x.op == "not" else f"(-{v})"
+
+    def x_Binary(self, x: ir.Binary) -> str:
+        op = x.op
+        if op in ("and", "or"):
+            a = self.ex(x.left)
+            lines, b = self.capture(self.ex, x.right)
+            if not lines:
+                return f"({a} {op} {b})"
+            t = self.tmp("b")
+            self.line(f"{t} = bool({a})")
+            self.line(f"if {'' if op == 'and' else 'not '}{t}:")
+            self.lines += ["    " + ln for ln in lines]
+            self.line(f"    {t} = bool({b})")
+            return t
+        if op == "+" and x.left.ty in _LISTS + (T.ZONE,):
+            return f"_join({self.arr(x.left)}, {self.arr(x.right)})"
+        if op in ("==", "!=") and (x.left.ty in _LISTS or x.right.ty in _LISTS):
+            same = f"_same({self.arr(x.left)}, {self.arr(x.right)})"
+            return same if op == "==" else f"(not {same})"
+        a, b = self.ex(x.left), self.ex(x.right)
+        if op == "//":
+            return f"_div(st, {a}, {b})"
+        if op == "%":
+            return f"_mod(st, {a}, {b})"
+        if op in _ARITH or op in _CMP:
+            return f"({a} {op} {b})"
+        raise self.no(f"the operator {op}", x)
+
+    def x_Ternary(self, x: ir.Ternary) -> str:
+        c = self.ex(x.cond)
+        la, a = self.capture(self.ex, x.then)
+        lb, b = self.capture(self.ex, x.orelse)
+        if not la and not lb and x.ty not in _LISTS:
+            return f"({a} if {c} else {b})"
+        t = self.tmp("a" if x.ty in _LISTS else "v")
+        self.line(f"if {c}:")
+        self.lines += ["    " + ln for ln in la]
+        self.line(f"    {t} = {a}" if x.ty in _LISTS else f"    {t} = np.int64({a})")
+        self.line("else:")
+        self.lines += ["    " + ln for ln in lb]
+        self.line(f"    {t} = {b}" if x.ty in _LISTS else f"    {t} = np.int64({b})")
+        return t
+
+    def x_LetIn(self, x: ir.LetIn) -> str:
+        v = self.ex(x.value)
+        name = self.loc(x.slot, x.value.ty)
+        self.line(f"{name} = {v}" if x.value.ty in _LISTS else f"{name} = np.int64({v})")
+        return self.ex(x.body)
+
+    # -- iteration ---------------------------------------------------------------------------------
+    def loop(self, coll: ir.X, var: str, copy: bool = False) -> tuple[str, int]:
+        """Open a loop binding `var` to each element of `coll`; returns (capacity expression, lines opened)."""
+        if isinstance(coll, ir.Special) and coll.what == "players":
+            self.line(f"for {var} in range(st[{Y.N}]):")
+            return f"st[{Y.N}]", 1
+        if isinstance(coll, ir.Special) and coll.what == "others":
+            self.line(f"for {var} in range(st[{Y.N}]):")
+            self.line(f"    if {var} == st[{Y.CUR}]:")
+            self.line("        continue")
+            return f"st[{Y.N}]", 1
+        if isinstance(coll, ir.Builtin) and coll.name == "range" and not copy:
+            a, b = self.scalar(coll.args[0]), self.scalar(coll.args[1])
+            self.line(f"for {var} in range({a}, {b} + 1):")
+            return f"max(0, {b} - {a} + 1)", 1
+        src = self.tmp("s")
+        self.line(f"{src} = {self.arr(coll)}{'.copy()' if copy else ''}")
+        self.line(f"for {var} in {src}:")
+        return f"{src}.shape[0]", 1
+
+    def bind(self, slot: int, ty: T, var: str) -> None:
+        self.line(f"{self.loc(slot, ty)} = np.int64({var})")
+
+    def capacity(self, coll: ir.X) -> str:
+        if isinstance(coll, ir.Special) and coll.what in ("players", "others"):
+            return f"st[{Y.N}]"
+        if coll.ty is T.ZONE:
+            return f"st[{self.Y.zl} + {self.ex(coll)}]"
+        return f"{self.arr(coll)}.shape[0]"
+
+    def x_Comprehension(self, x: ir.Comprehension) -> str:
+        el = ELEMENT.get(x.coll.ty, T.INT)
+        kind = x.kind
+        v = self.tmp("e")
+        if kind in ("filter", "map", "best", "worst"):
+            cap = self.tmp("n")
+            if isinstance(x.coll, ir.Builtin) and x.coll.name == "range":
+                src = self.tmp("s")
+                self.line(f"{src} = {self.arr(x.coll)}")
+                self.line(f"{cap} = {src}.shape[0]")
+                header = lambda: (self.line(f"for {v} in {src}:"), 1)[1]  # noqa: E731
+            else:
+                self.line(f"{cap} = {self.capacity(x.coll)}")
+                header = None
+            buf, k = self.tmp("a"), self.tmp("k")
+            self.line(f"{buf} = np.empty({cap}, np.int64)")
+            if kind in ("best", "worst"):
+                keys = self.tmp("a")
+                self.line(f"{keys} = np.empty({cap}, np.int64)")
+            self.line(f"{k} = 0")
+            opened = header() if header else self.loop(x.coll, v)[1]
+            self.depth += opened
+            self.bind(x.slot, el, v)
+            if x.cond is not None:
+                c = self.ex(x.cond)
+                self.line(f"if {c}:")
+                self.depth += 1
+            if kind == "filter":
+                self.line(f"{buf}[{k}] = {v}")
+            elif kind == "map":
+                self.line(f"{buf}[{k}] = {self.ex(x.value)}")
+            else:
+                self.line(f"{buf}[{k}] = {v}")
+                self.line(f"{keys}[{k}] = {self.ex(x.value)}")
+            self.line(f"{k} += 1")
+            if x.cond is not None:
+                self.depth -= 1
+            self.depth -= opened
+            if kind in ("filter", "map"):
+                return f"{buf}[:{k}]"
+            top, out, m = self.tmp("v"), self.tmp("a"), self.tmp("k")
+            self.line(f"{out} = np.empty({k}, np.int64)")
+            self.line(f"{m} = 0")
+            self.line(f"if {k} > 0:")
+            self.line(f"    {top} = {keys}[0]")
+            self.line(f"    for q_ in range({k}):")
+            self.line(f"        if {keys}[q_] {'>' if kind == 'best' else '<'} {top}:")
+            self.line(f"            {top} = {keys}[q_]")
+            self.line(f"    for q_ in range({k}):")
+            self.line(f"        if {keys}[q_] == {top}:")
+            self.line(f"            {out}[{m}] = {buf}[q_]")
+            self.line(f"            {m} += 1")
+            return f"{out}[:{m}]"
+        # sum, highest, lowest, and count (a filter counted: builtin count)
+        acc, seen = self.tmp("v"), self.tmp("b")
+        self.line(f"{acc} = 0")
+        self.line(f"{seen} = False")
+        opened = self.loop(x.coll, v)[1]
+        self.depth += opened
+        self.bind(x.slot, el, v)
+        if x.cond is not None:
+            self.line(f"if {self.ex(x.cond)}:")
+            self.depth += 1
+        val = "1" if kind == "count" else self.ex(x.value)
+        if kind in ("sum", "count"):
+            self.line(f"{acc} += {val}")
+        else:
+            w = self.tmp("v")
+            self.line(f"{w} = {val}")
+            self.line(f"if not {seen} or {w} {'>' if kind == 'highest' else '<'} {acc}:")
+            self.line(f"    {acc} = {w}")
+            self.line(f"    {seen} = True")
+        if x.cond is not None:
+            self.depth -= 1
+        self.depth -= opened
+        return acc
+
+    # -- builtins ----------------------------------------------------------------------------------
+    def x_Builtin(self, x: ir.Builtin) -> str:
+        n, a = x.name, x.args
+        if n == "count":
+            c = a[0]
+            if c.ty is T.ZONE:
+                return f"st[{self.Y.zl} + {self.ex(c)}]"
+            if isinstance(c, ir.Comprehension) and c.kind == "filter":
+                return self.x_Comprehension(ir.Comprehension(T.INT, c.at, "count", c.slot, c.coll, c.cond, None))
+            if isinstance(c, ir.Special) and c.what == "players":
+                return f"st[{Y.N}]"
+            if isinstance(c, ir.Special) and c.what == "others":
+                return f"(st[{Y.N}] - 1)"
+            return f"{self.arr(c)}.shape[0]"
+        if n == "empty":
+            if a[0].ty is T.ZONE:
+                return f"(st[{self.Y.zl} + {self.ex(a[0])}] == 0)"
+            return f"({self.arr(a[0])}.shape[0] == 0)"
+        if n in ("sum", "highest", "lowest"):
+            kind = n
+            if x.prop is None:
+                value = lambda slot: ir.Local(T.INT, x.at, slot)  # noqa: E731
+            elif x.prop[0] == "prop":
+                table = x.prop[1]
+                value = lambda slot: ir.Prop(T.INT, x.at, "", table, ir.Local(T.CARD, x.at, slot))  # noqa: E731
+            else:
+                pv = x.prop[1]
+                value = lambda slot: ir.Var(T.INT, x.at, "player", pv, ir.Local(T.PLAYER, x.at, slot), "")  # noqa: E731
+            slot = 10_000 + self._n  # a hidden local of its own
+            self._n += 1
+            el = ELEMENT.get(a[0].ty, T.INT)
+            return self.x_Comprehension(ir.Comprehension(T.INT, x.at, kind, slot, a[0], None, value(slot)))
+        if n in ("best", "worst"):
+            if x.prop is None:
+                raise self.no(f"{n}() without a property", x)
+            slot = 10_000 + self._n
+            self._n += 1
+            if x.prop[0] == "prop":
+                val = ir.Prop(T.INT, x.at, "", x.prop[1], ir.Local(T.CARD, x.at, slot))
+            else:
+                val = ir.Var(T.INT, x.at, "player", x.prop[1], ir.Local(T.PLAYER, x.at, slot), "")
+            return self.x_Comprehension(ir.Comprehension(x.ty, x.at, n, slot, a[0], None, val))
+        if n == "top":
+            return f"_top(st, {self.ex(a[0])})"
+        if n == "bottom":
+            return f"_bottom(st, {self.ex(a[0])})"
+        if n == "first":
+            if len(a) == 2:
+                return f"_firstn({self.arr(a[0])}, {self.ex(a[1])})"
+            return f"_first(st, {self.arr(a[0])})"
+        if n == "last":
+            if len(a) == 2:
+                return f"_lastn({self.arr(a[0])}, {self.ex(a[1])})"
+            return f"_last(st, {self.arr(a[0])})"
+        if n == "after":
+            return f"_after({self.arr(a[0])}, {self.ex(a[1])})"
+        if n == "seat":
+            return f"_seat(st, {self.ex(a[0])})"
+        if n == "next":
+            return f"(({self.ex(a[0])} + st[{Y.ORDER}]) % st[{Y.N}])"
+        if n == "contains":
+            return f"_contains({self.arr(a[0])}, {self.ex(a[1])})"
+        if n == "position":
+            return f"_position({self.arr(a[0])}, {self.ex(a[1])})"
+        if n in ("max", "min"):
+            return f"{n}({', '.join(self.ex(y) for y in a)})"
+        if n == "abs":
+            return f"abs({self.ex(a[0])})"
+        if n == "range":
+            return f"_range(st, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n == "sorted":
+            return f"_sorted({self.arr(a[0])})"
+        if n == "index":
+            items, k = self.arr(a[0]), self.scalar(a[1])
+            t = self.tmp("s")
+            self.line(f"{t} = {items}")
+            self.line(f"if {k} < 1 or {k} > {t}.shape[0]:")
+            self.line(f"    _stop(st, 10)")
+            self.line(f"    {k} = 1")
+            self.line(f"if {t}.shape[0] == 0:")
+            self.line(f"    {t} = np.zeros(1, np.int64)")
+            return f"{t}[{k} - 1]"
+        if n == "random":
+            return f"_random(st, rcc, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n == "roll":
+            return f"_dice(st, rcc, {self.ex(a[0])}, {self.ex(a[1])}).sum()"
+        if n == "dice":
+            return f"_dice(st, rcc, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n == "cells":
+            return f"_cells(par, {self.ex(a[0])})"
+        if n == "cell":
+            return f"_cell(st, par, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
+        if n == "on_board":
+            return f"_on_board(par, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
+        if n == "step":
+            return f"_step(st, par, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n == "can_step":
+            return f"_can_step(st, par, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n == "line":
+            k = self.ex(a[2]) if len(a) == 3 else "-1"
+            if len(a) == 3:
+                kk = self.scalar(a[2])
+                k = f"max(0, {kk})"
+            return f"_line(st, par, {self.ex(a[0])}, {self.ex(a[1])}, {k})"
+        if n == "neighbours":
+            return f"_around(st, par, {self.ex(a[0])}, 0, 4)"
+        if n == "diagonals":
+            return f"_around(st, par, {self.ex(a[0])}, 4, 4)"
+        raise self.no(f"the builtin {n}()", x)
+
+    # -- statements --------------------------------------------------------------------------------
+    def block(self, body: list[ir.S]) -> None:
+        for s in body:
+            self.stmt(s)
+
+    def guard(self) -> None:
+        """After a statement that may stop the game (a rule error, a stall): leave at once."""
+        self.line(f"if st[{Y.ERR}] != 0:")
+        self.line("    return 3")
+
+    def stmt(self, s: ir.S) -> None:
+        if _narration_only(s):
+            return  # the engine skips narration's tests too when nobody listens
+        fn = getattr(self, "s_" + type(s).__name__, None)
+        if fn is None:
+            raise self.no(f"the statement {type(s).__name__}", s)
+        fn(s)
+
+    def s_Say(self, s) -> None:
+        return None
+
+    def s_Pass(self, s) -> None:
+        self.line("pass")
+
+    def s_Move(self, s: ir.Move) -> None:
+        d = self.scalar(s.dest)
+        if s.what.ty is T.CARD:
+            self.line(f"_mv(st, {self.ex(s.what)}, {d})")
+        elif s.what.ty is T.ZONE:
+            self.line(f"_mvz(st, {self.ex(s.what)}, {d})")
+        else:
+            c = self.tmp("c")
+            self.line(f"for {c} in {self.arr(s.what)}.copy():")
+            self.line(f"    _mv(st, {c}, {d})")
+        self.guard()
+
+    def s_Shuffle(self, s: ir.Shuffle) -> None:
+        self.line(f"_shuffle(st, rcc, {self.ex(s.zone)})")
+        self.guard()
+
+    def s_Let(self, s: ir.Let) -> None:
+        v = self.ex(s.value)
+        name = self.loc(s.slot, s.value.ty)
+        self.line(f"{name} = {v}" if s.value.ty in _LISTS else f"{name} = np.int64({v})")
+        self.guard()
+
+    def s_Assign(self, s: ir.Assign) -> None:
+        t = s.target
+        if isinstance(t, ir.Local):
+            name = self.loc(t.slot, t.ty)
+            v = self.ex(s.value)
+            if t.ty in _LISTS:
+                if s.op != "=":
+                    raise self.no("`+=` on a list", s)
+                self.line(f"{name} = {v}")
+            else:
+                op = {"=": "", "+=": f"{name} + ", "-=": f"{name} - "}[s.op]
+                self.line(f"{name} = np.int64({op}({v}))")
+            self.guard()
+            return
+        slot = self.tmp("i")
+        self.line(f"{slot} = {self.keyed_slot(t) if isinstance(t, ir.Keyed) else self.var_slot(t)}")
+        v = self.ex(s.value)
+        nv = self.tmp("v")
+        new = {"=": f"{v}", "+=": f"st[{slot}] + {v}", "-=": f"st[{slot}] - {v}"}[s.op]
+        self.line(f"{nv} = np.int64({new})")
+        lo, hi, clamp = s.bounds or (None, None, False)
+        for bound, test in ((lo, "<"), (hi, ">")):
+            if bound is None:
+                continue
+            self.line(f"if {nv} {test} {int(bound)}:")
+            if clamp:
+                self.line(f"    {nv} = {int(bound)}")
+            else:
+                self.line(f"    return _stop(st, 11)")
+        self.line(f"st[{slot}] = {nv}")
+        self.guard()
+
+    def s_Call(self, s: ir.Call) -> None:
+        p = self.g.procedures[s.proc]
+        args = [self.arr(a) if p.params[i] in _LISTS and a.ty is T.ZONE else self.ex(a) for i, a in enumerate(s.args)]
+        r = self.tmp("r")
+        self.line(f"{r} = {self.proc_ids[s.proc]}(st, par, rch, rcc, wk{''.join(', ' + a for a in args)})")
+        self.line(f"if {r} != 0:")
+        self.line(f"    return {r}")
+
+    def s_EndTurn(self, s) -> None:
+        self.line("return 1")
+
+    def s_EndGame(self, s) -> None:
+        self.line("return 2")
+
+    def s_TurnOrder(self, s: ir.TurnOrder) -> None:
+        if s.what == "to":
+            self.line(f"st[{Y.NXT}] = {self.ex(s.who)}")
+        elif s.what == "extra":
+            self.line(f"st[{Y.NXT}] = st[{Y.CUR}]")
+        elif s.what == "skip":
+            self.line(f"st[{Y.SKIPS}] += 1")
+        else:
+            self.line(f"st[{Y.ORDER}] = -st[{Y.ORDER}]")
+
+    def s_If(self, s: ir.If) -> None:
+        opened = 0
+        for i, (cond, body) in enumerate(s.branches):
+            if i > 0:  # `elif` as `else: if`, so the condition's own lines stand inside the else
+                self.line("else:")
+                self.depth += 1
+                opened += 1
+            self.line(f"if {self.ex(cond)}:")
+            self.depth += 1
+            self.line("pass")
+            self.block(body)
+            self.depth -= 1
+        if s.orelse:
+            self.line("else:")
+            self.depth += 1
+            self.line("pass")
+            self.block(s.orelse)
+            self.depth -= 1
+        self.depth -= opened
+
+    def s_ForEach(self, s: ir.ForEach) -> None:
+        el = ELEMENT.get(s.coll.ty, T.INT)
+        v = self.tmp("e")
+        if isinstance(s.coll, ir.Special) and s.coll.what == "players":
+            self.line(f"if _spend(st, par, st[{Y.N}]) != 0:")
+            self.line("    return 3")
+            self.line(f"for {v} in range(st[{Y.N}]):")
+        else:
+            src = self.tmp("s")
+            self.line(f"{src} = {self.arr(s.coll)}.copy()")
+            self.line(f"if _spend(st, par, {src}.shape[0]) != 0:")
+            self.line("    return 3")
+            self.line(f"for {v} in {src}:")
+        self.depth += 1
+        self.bind(s.slot, el, v)
+        self.block(s.body)
+        self.depth -= 1
+
+    def s_Repeat(self, s: ir.Repeat) -> None:
+        k = self.scalar(s.count)
+        self.line(f"if _spend(st, par, {k}) != 0:")
+        self.line("    return 3")
+        self.line(f"for _ in range({k}):")
+        self.depth += 1
+        self.line("pass")
+        self.block(s.body)
+        self.depth -= 1
+
+    def s_While(self, s: ir.While) -> None:
+        self.line("while True:")
+        self.depth += 1
+        c = self.ex(s.cond)
+        self.line(f"if not {c}:")
+        self.line("    break")
+        self.line("if _tick(st, par) != 0:")
+        self.line("    return 3")
+        self.block(s.body)
+        self.depth -= 1
+
+    def ask(self, n: str) -> None:
+        """State.ask: the end of the game checked first (`check: always`), no option is a stall, one step."""
+        g = self.g
+        if g.end_always and g.end_when is not None:
+            self.line(f"if {self.ex(g.end_when)}:")
+            self.line("    return 2")
+        self.line(f"if {n} == 0:")
+        self.line("    return _stop(st, 3)")
+        self.line(f"if {n} > {MAX_OPTIONS}:")
+        self.line("    return _stop(st, 13)")
+        self.line("if _tick(st, par) != 0:")
+        self.line("    return 3")
+        self.line(f"st[{Y.QUIET}] = 0")
+
+    def s_ChooseOption(self, s: ir.ChooseOption) -> None:
+        n = self.tmp("n")
+        self.line(f"{n} = 0")
+        for j, o in enumerate(s.options):
+            opened = 0
+            v = self.tmp("e")
+            if o.slot is not None:
+                opened = self.loop(o.coll, v)[1]
+                self.depth += opened
+                self.bind(o.slot, ELEMENT.get(o.coll.ty, T.INT), v)
+            if o.cond is not None:
+                self.line(f"if {self.ex(o.cond)}:")
+                self.depth += 1
+                opened += 1
+            self.line(f"if {n} < {MAX_OPTIONS + 1}:")
+            self.line(f"    wk[{n}, 0] = {j}")
+            self.line(f"    wk[{n}, 1] = {v if o.slot is not None else 0}")
+            self.line(f"{n} += 1")
+            self.depth -= opened
+        self.ask(n)
+        who = self.ex(s.by) if s.by is not None else f"st[{Y.CUR}]"
+        i, j, x = self.tmp("i"), self.tmp("j"), self.tmp("x")
+        self.line(f"{i} = _pick(st, rch, {n})")
+        self.line(f"{j} = wk[{i}, 0]")
+        self.line(f"{x} = wk[{i}, 1]")
+        del who  # the kernel's agents are the same for every seat: who chooses does not change the pick
+        for k, o in enumerate(s.options):
+            self.line(f"{'if' if k == 0 else 'elif'} {j} == {k}:")
+            self.depth += 1
+            self.line("pass")
+            if o.slot is not None:
+                self.bind(o.slot, ELEMENT.get(o.coll.ty, T.INT), x)
+            self.block(o.body)
+            self.depth -= 1
+
+    def s_ChooseValue(self, s: ir.ChooseValue) -> None:
+        src = self.tmp("s")
+        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.ask(f"{src}.shape[0]")
+        i = self.tmp("i")
+        self.line(f"{i} = _pick(st, rch, {src}.shape[0])")
+        self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{src}[{i}]")
+
+    # -- functions ---------------------------------------------------------------------------------
+    def function_def(self, name: str, head: str, body: Any, expr: bool = False) -> None:
+        saved, depth, self.lines, self.depth = self.lines, self.depth, [], 1
+        try:
+            if expr:
+                v = self.ex(body)
+                self.line(f"return {v}")
+            else:
+                self.line("pass")
+                self.block(body)
+                self.line("return 0")
+        finally:
+            produced, self.lines, self.depth = self.lines, saved, depth
+        self.defs.append(f"@njit(cache=True)\ndef {name}({head}):\n" + "\n".join(produced) + "\n")
+
+    def params(self, types: list[T]) -> str:
+        return "".join(f", {self.loc(k, t)}" for k, t in enumerate(types))
+
+    def flow(self) -> None:
+        """The game: setup, the first player, each phase's rounds and turns, to the end (play)."""
+        g, Yl = self.g, self.Y
+        blocks: dict[int, str] = {}
+
+        def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
+            if b is None:
+                return
+            name = blocks.get(id(b))
+            if name is None:
+                name = blocks[id(b)] = f"B{len(blocks)}"
+                self.function_def(name, "st, par, rch, rcc, wk" + args_types.get(id(b), ""), b.body)
+            r = self.tmp("r")
+            self.line(f"{r} = {name}(st, par, rch, rcc, wk{args})")
+            self.line(f"if {r} == 1:")
+            self.line(f"    if st[{Y.IN_TURN}] == 0:")
+            self.line("        _stop(st, 12)")
+            self.line("        return")
+            self.line(f"    st[{Y.TURN_OVER}] = 1")
+            self.line(f"elif {r} == 2:")
+            self.line("    FIN(st, par)")
+            self.line("    return")
+            self.line(f"elif {r} == 3:")
+            self.line("    return")
+
+        args_types: dict[int, str] = {}
+        for ph in g.phases:
+            for a in ph.turn.actions:
+                args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
+                                                       for p in a.params]) if a.block is not None else ""
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line(f"n = st[{Y.N}]")
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(rcc, st, 0)")
+            self.line(f"_chance(rcc, st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        tv_start = [v.start for v in g.tvars]
+        for k, ph in enumerate(g.phases):
+            rounds = self.tmp("k")
+            self.line(f"{rounds} = 0")
+            self.line("while True:")
+            self.depth += 1
+            self.line(f"if {rounds} >= {int(ph.repeat)}:")
+            self.line("    break")
+            if ph.while_ is not None:
+                self.line(f"if not {self.ex(ph.while_)}:")
+                self.line("    break")
+            call_block(ph.start)
+            # the turn cycle
+            self.line("while True:")
+            self.depth += 1
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+            self.line(f"st[{Y.TURN}] += 1")
+            self.line("if _tick(st, par) != 0:")
+            self.line("    return")
+            self.line(f"st[{Y.QUIET}] += 1")
+            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
+            self.line("    _stop(st, 1)")
+            self.line("    return")
+            for j, v in enumerate(tv_start):
+                self.line(f"st[{Yl.tv + j}] = {int(v)}")
+            self.line(f"st[{Y.TURN_OVER}] = 0")
+            self.line(f"st[{Y.IN_TURN}] = 1")
+            call_block(ph.turn.start)
+            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.depth += 1
+            self.decide(ph.turn, call_block)
+            self.depth -= 1
+            call_block(ph.turn.end)
+            self.line(f"st[{Y.IN_TURN}] = 0")
+            if g.end_when is not None:
+                self.line(f"if {self.ex(g.end_when)}:")
+                self.line("    FIN(st, par)")
+                self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    p_ = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+                self.line("else:")
+                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
+                self.line(f"st[{Y.SKIPS}] = 0")
+                self.line(f"st[{Y.CUR}] = p_")
+            else:
+                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
+            if ph.until is not None:
+                self.line(f"if {self.ex(ph.until)}:")
+                self.line("    break")
+            self.depth -= 1
+            call_block(ph.end)
+            self.line(f"{rounds} += 1")
+            self.depth -= 1
+        self.line("FIN(st, par)")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef play(st, par, rch, rcc, wk):\n" + "\n".join(produced) + "\n")
+
+    def decide(self, turn: ir.Turn, call_block) -> None:
+        """The turn's action decision: the legal actions in the spec's order, each with its parameters."""
+        g = self.g
+        nf = self.tmp("n")
+        self.line(f"{nf} = 0")
+        for i, a in enumerate(turn.actions):
+            opened = 0
+            if a.when is not None:
+                self.line(f"if {self.ex(a.when)}:")
+                self.depth += 1
+                opened += 1
+            names = []
+            for k, p in enumerate(a.params):
+                v = self.tmp("e")
+                el = ELEMENT.get(p.ty, p.ty)
+                if isinstance(p, ir.Comprehension) and p.kind == "filter":
+                    o = self.loop(p.coll, v)[1]
+                    self.depth += o
+                    self.bind(p.slot, ELEMENT.get(p.coll.ty, T.INT), v)
+                    self.bind(k, el, v)
+                    self.line(f"if {self.ex(p.cond)}:")
+                    self.depth += 1
+                    opened += o + 1
+                else:
+                    o = self.loop(p, v)[1]
+                    self.depth += o
+                    self.bind(k, el, v)
+                    opened += o
+                names.append(self.loc(k, el))
+            self.line(f"if {nf} <= {MAX_OPTIONS}:")
+            self.line(f"    wk[{nf}, 0] = {i}")
+            for k, nm in enumerate(names):
+                self.line(f"    wk[{nf}, {k + 1}] = {nm}")
+            self.line(f"{nf} += 1")
+            if a.params:
+                self.line(f"if {nf} > {MAX_OPTIONS}:")
+                self.line("    _stop(st, 13)")
+                self.line("    return")
+            self.depth -= opened
+        self.line(f"if {nf} == 0:")
+        self.line(f"    st[{Y.IDLE}] += 1")
+        self.line(f"    if st[{Y.IDLE}] > n:")
+        self.line("        _stop(st, 2)")
+        self.line("        return")
+        self.line(f"    st[{Y.TURN_OVER}] = 1")
+        self.line("    break")
+        self.line(f"st[{Y.IDLE}] = 0")
+        if g.end_always and g.end_when is not None:
+            self.line(f"if {self.ex(g.end_when)}:")
+            self.line("    FIN(st, par)")
+            self.line("    return")
+        self.line("if _tick(st, par) != 0:")
+        self.line("    return")
+        self.line(f"st[{Y.QUIET}] = 0")
+        i = self.tmp("i")
+        self.line(f"{i} = _pick(st, rch, {nf})")
+        self.line(f"if st[{Y.ERR}] != 0:")
+        self.line("    return")
+        act = self.tmp("a")
+        self.line(f"{act} = wk[{i}, 0]")
+        for k, a in enumerate(turn.actions):
+            self.line(f"{'if' if k == 0 else 'elif'} {act} == {k}:")
+            self.depth += 1
+            self.line("pass")
+            args = "".join(f", wk[{i}, {j + 1}]" for j in range(len(a.params)))
+            call_block(a.block, args)
+            self.depth -= 1
+
+    def finish(self) -> None:
+        """FIN: the winners (the spec's `winners`, else the highest score), the game finished."""
+        g, Yl = self.g, self.Y
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line(f"for p in range({Yl.max_players}):")
+        self.line(f"    st[{Yl.win} + p] = 0")
+        if g.winners is not None:
+            w = self.arr(g.winners)
+            self.line(f"for p in {w}:")
+            self.line(f"    st[{Yl.win} + p] = 1")
+        elif g.score is not None:
+            base = Yl.pv + g.score * Yl.max_players
+            self.line(f"top = st[{base}]")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    top = max(top, st[{base} + p])")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    if st[{base} + p] == top:")
+            self.line(f"        st[{Yl.win} + p] = 1")
+        self.line(f"st[{Y.STATUS}] = 1")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef FIN(st, par):\n" + "\n".join(produced) + "\n")
+
+    # -- the module --------------------------------------------------------------------------------
+    def module(self) -> str:
+        g = self.g
+        for name, f in g.functions.items():
+            self.function_def(self.func_ids[name], "st, par" + self.params(f.params), f.value, expr=True)
+        for name, p in g.procedures.items():
+            self.function_def(self.proc_ids[name], "st, par, rch, rcc, wk" + self.params(p.params), p.block.body)
+        self.finish()
+        self.flow()
+        Yl = self.Y
+        dr = [B.DIRECTIONS[d][0] for d in B.DIRECTIONS]
+        dc = [B.DIRECTIONS[d][1] for d in B.DIRECTIONS]
+        order8 = [list(B.DIRECTIONS).index(d) for d in B.ORTHOGONAL + B.DIAGONAL]
+        head = [
+            '"""A Rulewright game kernel, generated (interpreter/kernel/emit.py): numbers only, no spec text."""',
+            "import numpy as np",
+            "from numba import njit",
+            "",
+            *(f"{name} = {int(v)}" for name, v in (
+                ("CUR", Y.CUR), ("TURN", Y.TURN), ("STEPS", Y.STEPS), ("DECISIONS", Y.DECISIONS),
+                ("STATUS", Y.STATUS), ("N", Y.N), ("ERR", Y.ERR), ("RNG", Y.RNG), ("ARNG", Y.ARNG),
+                ("NCH", Y.NCH), ("NCC", Y.NCC), ("ZL", Yl.zl), ("ZC", Yl.zc), ("WH", Yl.wh), ("NC", Yl.n_cards),
+                ("WIN", Yl.win), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
+                ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
+                ("MAX_SIDES", MAX_SIDES), ("WK_ROWS", MAX_OPTIONS + 2), ("WK_COLS", self.max_params + 1))),
+            f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",
+            f"DC = np.array([{', '.join(map(str, dc))}], dtype=np.int64)",
+            f"ORDER8 = np.array([{', '.join(map(str, order8))}], dtype=np.int64)",
+        ]
+        body = "\n\n".join(self.defs)
+        return "\n".join(head + self.consts) + "\n" + _RUNTIME + "\n" + body + "\n" + _DRIVER
+
+
+def _calls(body: list, out: set[str]) -> None:
+    for s in body or []:
+        if isinstance(s, ir.Call):
+            out.add(s.proc)
+        for attr in ("body", "orelse"):
+            sub = getattr(s, attr, None)
+            if isinstance(sub, list):
+                _calls(sub, out)
+        if isinstance(s, ir.If):
+            for _c, b in s.branches:
+                _calls(b, out)
+        if isinstance(s, ir.ChooseOption):
+            for o in s.options:
+                _calls(o.body, out)
+
+
+def source(g: ir.Game) -> str:
+    """The kernel module of a lowered game (raises Unsupported for what it cannot run)."""
+    return Emitter(g).module()
