@@ -28,7 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "1"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "2"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
 @njit(cache=True, inline="always")
@@ -433,8 +433,14 @@ _DRIVER = '''
 @njit(cache=True)
 def batch(st0, par, seeds, out, rch, rcc):
     """Plays one game per seed from the start position st0; one row of `out` per game."""
-    wk = np.empty((WK_ROWS, WK_COLS), np.int64)
-    st = np.empty_like(st0)
+    # The batch owns every array below it: the functions it calls see them unowned (native.py).
+    wk0 = np.empty((WK_ROWS, WK_COLS), np.int64)
+    wk = unowned2(wk0)
+    st1 = np.empty_like(st0)
+    st = unowned(st1)
+    par = unowned(par)
+    rch = unowned(rch)
+    rcc = unowned(rcc)
     for g in range(seeds.shape[0]):
         st[:] = st0
         s = np.uint64(seeds[g])
@@ -1371,6 +1377,7 @@ class Emitter:
             '"""A Rulewright game kernel, generated (interpreter/kernel/emit.py): numbers only, no spec text."""',
             "import numpy as np",
             "from numba import njit",
+            "from interpreter.kernel.native import unowned, unowned2",
             "",
             *(f"{name} = {int(v)}" for name, v in (
                 ("CUR", Y.CUR), ("TURN", Y.TURN), ("STEPS", Y.STEPS), ("DECISIONS", Y.DECISIONS),
