@@ -28,7 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "2"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "3"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
 @njit(cache=True, inline="always")
@@ -459,6 +459,8 @@ def batch(st0, par, seeds, out, rch, rcc):
         for p in range(MP):
             out[g, 7 + p] = st[WIN + p]
             out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+        for r in range(NREAD):
+            out[g, 7 + 2 * MP + r] = st[COV + r]
 '''
 
 
@@ -573,8 +575,10 @@ class Emitter:
         return self.const_array(x.values)
 
     def x_Param(self, x: ir.Param) -> str:
-        base = self.Y.opt if x.kind == "option" else self.Y.read
-        return f"par[{base + int(x.index)}]"
+        if x.kind == "reading":  # counted where it is read, as the engine's coverage counts it
+            self.line(f"st[{self.Y.cov + int(x.index)}] += 1")
+            return f"par[{self.Y.read + int(x.index)}]"
+        return f"par[{self.Y.opt + int(x.index)}]"
 
     def var_slot(self, x: ir.Var) -> str:
         Yl = self.Y
@@ -1383,7 +1387,7 @@ class Emitter:
                 ("CUR", Y.CUR), ("TURN", Y.TURN), ("STEPS", Y.STEPS), ("DECISIONS", Y.DECISIONS),
                 ("STATUS", Y.STATUS), ("N", Y.N), ("ERR", Y.ERR), ("RNG", Y.RNG), ("ARNG", Y.ARNG),
                 ("NCH", Y.NCH), ("NCC", Y.NCC), ("ZL", Yl.zl), ("ZC", Yl.zc), ("WH", Yl.wh), ("NC", Yl.n_cards),
-                ("WIN", Yl.win), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
+                ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
                 ("MAX_SIDES", MAX_SIDES), ("WK_ROWS", MAX_OPTIONS + 2), ("WK_COLS", self.max_params + 1))),
             f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",

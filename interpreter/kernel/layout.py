@@ -12,6 +12,7 @@ budget, options, readings, board sizes), and the status and stop codes a kernel 
     zlen    cards in each zone (shared zones first, then each seat's zones)
     zones   each zone's cards, bottom first, `n_cards` slots per zone
     where   each card's zone (-1: not in this game)
+    seen    per ambiguity, how often a rule read its reading this game (the lab's "reached")
 """
 from __future__ import annotations
 
@@ -59,11 +60,16 @@ class Layout:
     zl: int
     zc: int
     wh: int
+    cov: int
     size: int
     opt: int  # parameter index of the first option
     read: int  # ... of the first reading
     board: int  # ... of the first board's rows (then its columns, then the next board's)
     n_params: int
+
+    def out_columns(self, n_readings: int) -> int:
+        """Columns of a batch's output row: 7 counts, winner flags, scores, reading counts."""
+        return 7 + 2 * self.max_players + n_readings
 
     @staticmethod
     def of(g: ir.Game) -> "Layout":
@@ -77,9 +83,10 @@ class Layout:
         zl = tv + len(g.tvars)
         zc = zl + nz
         wh = zc + nz * c
-        size = wh + c
+        cov = wh + c
+        size = cov + len(g.readings)
         opt = P_FIRST
         read = opt + len(g.options)
         board = read + len(g.readings)
-        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, size, opt, read, board,
+        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, cov, size, opt, read, board,
                       board + 2 * len(g.boards))

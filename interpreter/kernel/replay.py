@@ -83,9 +83,10 @@ def prepare_for(chance: Chance):
     return prepare
 
 
-def replay(game: Game, players: int, seed: int, choices: list[int], record: list[int]) -> State:
-    """The kernel game (seed, choices, chance record) played again in the reference engine."""
-    st = game.new_game(players, seed, prepare=prepare_for(decode(record)))
+def replay(game: Game, players: int, seed: int, choices: list[int], record: list[int], **kw) -> State:
+    """The kernel game (seed, choices, chance record) played again in the reference engine (`kw`: new_game's
+    log and check_invariants)."""
+    st = game.new_game(players, seed, prepare=prepare_for(decode(record)), **kw)
     for i in choices:
         if st.status is not Status.RUNNING:
             break

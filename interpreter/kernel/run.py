@@ -126,7 +126,7 @@ class Kernel:
     def batch(self, game: Game, players: int, seeds: list[int] | np.ndarray) -> np.ndarray:
         """One row per game: status, turns, decisions, steps, stop code, record sizes, winner flags, scores."""
         seeds = np.asarray(seeds, dtype=np.int64)
-        out = np.zeros((len(seeds), 7 + 2 * self.layout.max_players), dtype=np.int64)
+        out = np.zeros((len(seeds), self.layout.out_columns(len(self.ir.readings))), dtype=np.int64)
         empty = np.zeros(0, dtype=np.int64)
         self.module.batch(self.start(players, game), self.params(players, game), seeds, out, empty, empty)
         return out
@@ -135,7 +135,7 @@ class Kernel:
         """One game again, with its record: (its row, its choices, its chance record)."""
         rch = np.zeros(RECORD_CHOICES, dtype=np.int64)
         rcc = np.zeros(RECORD_CHANCE, dtype=np.int64)
-        out = np.zeros((1, 7 + 2 * self.layout.max_players), dtype=np.int64)
+        out = np.zeros((1, self.layout.out_columns(len(self.ir.readings))), dtype=np.int64)
         self.module.batch(self.start(players, game), self.params(players, game),
                           np.asarray([seed], dtype=np.int64), out, rch, rcc)
         row = out[0]
@@ -147,10 +147,22 @@ class Kernel:
         scores = tuple(int(x) for x in r[7 + mp:7 + mp + players]) if self.ir.score is not None else None
         return Row(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), winners, scores)
 
-    def summaries(self, game: Game, players: int, master: int, start: int, stop: int) -> list[tuple]:
-        """Games start..stop-1 of a sweep with master seed `master`, as `lab.runner` summaries."""
+    def summaries(self, game: Game, players: int, master: int, start: int, stop: int,
+                  coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
+        """Games start..stop-1 of a sweep with master seed `master`, as `lab.runner` summaries; with
+        `coverage`, also the game's coverage counts (`game.points`, which must be a coverage-mode Game):
+        the kernel counts the readings rules read, which is what the ambiguity lab asks of them."""
         seeds = [game_seed(master, i) for i in range(start, stop)]
         rows = self.batch(game, players, seeds)
+        hits = None
+        if coverage:
+            hits = [0] * len(game.points)
+            seen = rows[:, 7 + 2 * self.layout.max_players:].sum(axis=0)
+            for r, (name, _interps) in enumerate(self.ir.readings):
+                at = next((j for j, (kind, what, _span) in enumerate(game.points)
+                           if kind == "reading" and what == name), None)
+                if at is not None:
+                    hits[at] += int(seen[r])
         out = []
         for seed, r in zip(seeds, rows):
             row = self.row(r, players)
@@ -158,7 +170,7 @@ class Kernel:
                 out.append(self.confirmed(game, players, seed))
                 continue
             out.append(("finished", row.winners, row.turns, row.decisions, row.scores, None, seed, ()))
-        return out
+        return out, hits
 
     def confirmed(self, game: Game, players: int, seed: int) -> tuple:
         """A kernel game as the reference engine plays it from the kernel's record (its summary)."""
@@ -170,11 +182,12 @@ class Kernel:
         return (str(st.status), tuple(st.winners), st.turn, st.decisions,
                 None if i is None else tuple(st.pvars[i]), reason, seed, ())
 
-    def replayed(self, game: Game, players: int, seed: int):
-        """The reference engine's State of kernel game `seed`, with the kernel's record (for reports)."""
+    def replayed(self, game: Game, players: int, seed: int, **kw):
+        """The reference engine's State of kernel game `seed` (`kw`: new_game's log, check_invariants),
+        and the hook that scripts its chance into another replay (runtime/faults.py positions a failure so)."""
         from .replay import decode, prepare_for, replay
         _row, choices, chance = self.record(game, players, seed)
-        return replay(game, players, seed, choices, chance), prepare_for(decode(chance))
+        return replay(game, players, seed, choices, chance, **kw), prepare_for(decode(chance))
 
 
 def _encode(v: Any, g: ir.Game) -> int:

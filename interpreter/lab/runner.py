@@ -31,6 +31,7 @@ class GameSpec:
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
     coverage: bool = False  # count which rules, branches and readings run (slower)
+    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel), random agents only
 
     def load(self) -> Game:
         from ..runtime.pipeline import load_game
@@ -38,7 +39,7 @@ class GameSpec:
 
     def key(self) -> str:
         return repr((self.path, sorted(self.options.items()), sorted(self.readings.items()), self.budget,
-                     self.coverage))
+                     self.coverage, self.engine))
 
 
 def make_agents(names: dict[int, str], players: int, seed: int) -> list:
@@ -209,6 +210,9 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     if _worker_game.get("key") != key:
         _worker_game["key"], _worker_game["game"] = key, gs.load()
     game = _worker_game["game"]
+    if gs.engine == "kernel":
+        from ..kernel.run import kernel_for
+        return kernel_for(game.spec).summaries(game, players, master, start, stop, coverage=gs.coverage)
     before = game.hits[:]
     out = []
     measured = bool(game.spec.measures)
@@ -304,6 +308,9 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     stats.measure_names = list(spec.measures)
     stats.measure_labels = [m.label for m in spec.measures.values()]
     t0 = time.perf_counter()
+    if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
+        from ..kernel.run import kernel_for
+        kernel_for(spec).module
     chunk = max(1, min(250, games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:
