@@ -221,6 +221,16 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
         raise Failed(f"the game stopped with an error: {st.reason}" if st.status is Status.ERROR else "")
 
 
+def _compiling_note(spec_obj, engine: str) -> None:
+    """Say so before a spec's kernel is compiled (seconds, once: later runs load it from the disk cache)."""
+    if engine != "kernel":
+        return
+    from ..kernel.build import cache_dir, is_cached
+    from ..kernel.run import kernel_for
+    if not is_cached(kernel_for(spec_obj).source):
+        err.print(f"compiling the kernel of {spec_obj.name} (once: it is cached in {cache_dir()})", markup=False)
+
+
 def _kernel_game(game, players: int, seed: int, seats: dict, log_path: str | None):
     """The kernel's game of `seed`, replayed (logged) in the Python engine: (State, its chance hook)."""
     from ..kernel import why_not
@@ -284,6 +294,7 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
     engine, note = choose(game.spec, seats, engine)
     if note:
         err.print(f"note: {note}", markup=False)
+    _compiling_note(game.spec, engine)
     gs = GameSpec(spec, opts, reads, game.budget, seats, engine=engine)
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
@@ -662,6 +673,11 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
             raise Failed(str(exc)) from None
     lab = dict(options=opts, workers=workers, precision=precision, max_games=max_games, only=list(only) or None,
                margins=margin_pairs, until_decided=until_decided, batch=batch, budget=budget, engine=engine)
+    from ..kernel import choose
+    lab_engine, lab_note = choose(game.spec, S.spec_agents(game.spec, players) if seats is None else seats, engine)
+    if lab_note and engine != "python":
+        err.print(f"note: {lab_note}", markup=False)
+    _compiling_note(game.spec, lab_engine)
     progress, update = _lab_progress("measuring")
     with progress:
         if policy_list is None:

@@ -10,6 +10,7 @@ May import `spec`, `lang`, `lower`, `compile` and `runtime`.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 ENGINES = ("kernel", "python")
@@ -32,9 +33,13 @@ def why_not(spec: Any, agents: dict[int, str] | None = None) -> str | None:
 def choose(spec: Any, agents: dict[int, str] | None, requested: str | None) -> tuple[str, str | None]:
     """The engine games of `spec` run on, and a note for the user when it is not the kernel.
 
-    `requested`: "kernel", "python", or None (the kernel where it applies). When the kernel was wanted
-    (asked for or by default) but cannot run these games, the note names why, with the construct's
-    file:line:col, and the games run on the Python engine."""
+    `requested`: "kernel", "python", or None: the default, `$RULEWRIGHT_ENGINE` if set, else the kernel
+    where it applies. When the kernel was wanted but cannot run these games, the note names why, with
+    the construct's file:line:col, and the games run on the Python engine."""
+    if requested is None:
+        requested = os.environ.get("RULEWRIGHT_ENGINE") or None
+        if requested not in (None, *ENGINES):
+            requested = None
     if requested == "python":
         return "python", None
     reason = why_not(spec, agents)

@@ -39,6 +39,13 @@ def key_of(source: str) -> str:
     return hashlib.sha256(stamp + source.encode()).hexdigest()[:24]
 
 
+def is_cached(source: str) -> bool:
+    """Whether numba's compiled functions of this kernel are on disk already (no compiling on first use)."""
+    key = key_of(source)
+    found = cache_dir() / "__pycache__"
+    return found.is_dir() and any(p.name.startswith(f"k_{key}.") for p in found.iterdir())
+
+
 def load_module(source: str) -> ModuleType:
     """The kernel module of this source: written to the cache (once) and imported (once per process)."""
     key = key_of(source)
