@@ -28,9 +28,13 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "3"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "5"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
+# One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
+# decision's options (at WK, WKC numbers a row), and the records of choices (RCH) and chance (RCC),
+# whose sizes are parameters (0: not recording). Passing one array costs a third of passing five.
+
 @njit(cache=True, inline="always")
 def _u64(st, slot):
     x = np.uint64(st[slot]) + np.uint64(0x9E3779B97F4A7C15)
@@ -55,43 +59,43 @@ def _stop(st, code):
 
 
 @njit(cache=True)
-def _tick(st, par):
-    if st[STEPS] >= par[1]:
+def _tick(st):
+    if st[STEPS] >= st[PAR + 1]:
         return _stop(st, 4)
     st[STEPS] += 1
     return 0
 
 
 @njit(cache=True)
-def _spend(st, par, n):
+def _spend(st, n):
     if n > 0:
-        if st[STEPS] + n > par[1]:
-            st[STEPS] = par[1]
+        if st[STEPS] + n > st[PAR + 1]:
+            st[STEPS] = st[PAR + 1]
             return _stop(st, 4)
         st[STEPS] += n
     return 0
 
 
 @njit(cache=True)
-def _chance(rcc, st, v):
-    if rcc.shape[0] > 0:
+def _chance(st, v):
+    if st[PAR + 3] > 0:
         k = st[NCC]
-        if k + 1 > rcc.shape[0]:
+        if k + 1 > st[PAR + 3]:
             _stop(st, 14)
             return
-        rcc[k] = v
+        st[RCH + st[PAR + 2] + k] = v
         st[NCC] = k + 1
 
 
 @njit(cache=True)
-def _pick(st, rch, n):
+def _pick(st, n):
     i = _below(st, ARNG, n)
-    if rch.shape[0] > 0:
+    if st[PAR + 2] > 0:
         k = st[NCH]
-        if k >= rch.shape[0]:
+        if k >= st[PAR + 2]:
             _stop(st, 14)
         else:
-            rch[k] = i
+            st[RCH + k] = i
             st[NCH] = k + 1
     st[DECISIONS] += 1
     return i
@@ -147,7 +151,7 @@ def _mvz(st, s, d):
 
 
 @njit(cache=True)
-def _shuffle(st, rcc, z):
+def _shuffle(st, z):
     n = st[ZL + z]
     b = ZC + z * NC
     for i in range(n - 1, 0, -1):
@@ -155,35 +159,46 @@ def _shuffle(st, rcc, z):
         t = st[b + i]
         st[b + i] = st[b + j]
         st[b + j] = t
-    if rcc.shape[0] > 0:
-        _chance(rcc, st, 1)
-        _chance(rcc, st, z)
-        _chance(rcc, st, n)
+    if st[PAR + 3] > 0:
+        _chance(st, 1)
+        _chance(st, z)
+        _chance(st, n)
         for i in range(n):
-            _chance(rcc, st, st[b + i])
+            _chance(st, st[b + i])
 
 
 @njit(cache=True)
-def _random(st, rcc, lo, hi):
+def _random(st, lo, hi):
     if lo > hi:
         _stop(st, 10)
         return lo
     v = lo + _below(st, RNG, hi - lo + 1)
-    if rcc.shape[0] > 0:
-        _chance(rcc, st, 2)
-        _chance(rcc, st, v)
+    if st[PAR + 3] > 0:
+        _chance(st, 2)
+        _chance(st, v)
     return v
 
 
 @njit(cache=True)
-def _dice(st, rcc, n, sides):
+def _dice(st, n, sides):
     if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
         _stop(st, 10)
         return np.zeros(0, np.int64)
     out = np.empty(n, np.int64)
     for i in range(n):
-        out[i] = _random(st, rcc, 1, sides)
+        out[i] = _random(st, 1, sides)
     return out
+
+
+@njit(cache=True)
+def _roll(st, n, sides):
+    if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
+        _stop(st, 10)
+        return 0
+    t = 0
+    for i in range(n):
+        t += _random(st, 1, sides)
+    return t
 
 
 @njit(cache=True)
@@ -338,20 +353,9 @@ def _sorted(a):
 
 
 @njit(cache=True)
-def _ext(a, hi):
-    if a.shape[0] == 0:
-        return 0
-    m = a[0]
-    for x in a:
-        if (x > m) if hi else (x < m):
-            m = x
-    return m
-
-
-@njit(cache=True)
-def _cells(par, b):
-    rows = par[BOARD + 2 * b]
-    cols = par[BOARD + 2 * b + 1]
+def _cells(st, b):
+    rows = st[PB + 2 * b]
+    cols = st[PB + 2 * b + 1]
     out = np.empty(rows * cols, np.int64)
     for q in range(rows * cols):
         out[q] = (q // cols) * MAXC + q % cols
@@ -359,16 +363,16 @@ def _cells(par, b):
 
 
 @njit(cache=True)
-def _cell(st, par, b, r, c):
-    if r < 1 or c < 1 or r > par[BOARD + 2 * b] or c > par[BOARD + 2 * b + 1]:
+def _cell(st, b, r, c):
+    if r < 1 or c < 1 or r > st[PB + 2 * b] or c > st[PB + 2 * b + 1]:
         _stop(st, 10)
         return 0
     return (r - 1) * MAXC + (c - 1)
 
 
 @njit(cache=True)
-def _on_board(par, b, r, c):
-    return r >= 1 and c >= 1 and r <= par[BOARD + 2 * b] and c <= par[BOARD + 2 * b + 1]
+def _on_board(st, b, r, c):
+    return r >= 1 and c >= 1 and r <= st[PB + 2 * b] and c <= st[PB + 2 * b + 1]
 
 
 @njit(cache=True)
@@ -380,34 +384,34 @@ def _dir_ok(st, d):
 
 
 @njit(cache=True)
-def _can_step(st, par, x, d):
+def _can_step(st, x, d):
     if not _dir_ok(st, d):
         return False
     r = x // MAXC + DR[d]
     c = x % MAXC + DC[d]
-    return r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]
+    return r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]
 
 
 @njit(cache=True)
-def _step(st, par, x, d):
-    if not _can_step(st, par, x, d):
+def _step(st, x, d):
+    if not _can_step(st, x, d):
         _stop(st, 10)
         return x
     return x + DR[d] * MAXC + DC[d]
 
 
 @njit(cache=True)
-def _line(st, par, x, d, k):
+def _line(st, x, d, k):
     if not _dir_ok(st, d):
         return np.zeros(0, np.int64)
-    cap = max(par[BOARD], par[BOARD + 1])
+    cap = max(st[PB], st[PB + 1])
     if k >= 0:
         cap = min(cap, k)
     out = np.empty(max(cap, 0), np.int64)
     n = 0
     r = x // MAXC
     c = x % MAXC
-    while n < cap and r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]:
+    while n < cap and r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]:
         out[n] = r * MAXC + c
         n += 1
         r += DR[d]
@@ -416,14 +420,14 @@ def _line(st, par, x, d, k):
 
 
 @njit(cache=True)
-def _around(st, par, x, first, count):
+def _around(st, x, first, count):
     out = np.empty(4, np.int64)
     n = 0
     for j in range(count):
         d = ORDER8[first + j]
         r = x // MAXC + DR[d]
         c = x % MAXC + DC[d]
-        if r >= 0 and c >= 0 and r < par[BOARD] and c < par[BOARD + 1]:
+        if r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]:
             out[n] = r * MAXC + c
             n += 1
     return out[:n]
@@ -432,23 +436,21 @@ def _around(st, par, x, first, count):
 _DRIVER = '''
 @njit(cache=True)
 def batch(st0, par, seeds, out, rch, rcc):
-    """Plays one game per seed from the start position st0; one row of `out` per game."""
-    # The batch owns every array below it: the functions it calls see them unowned (native.py).
-    wk0 = np.empty((WK_ROWS, WK_COLS), np.int64)
-    wk = unowned2(wk0)
-    st1 = np.empty_like(st0)
-    st = unowned(st1)
-    par = unowned(par)
-    rch = unowned(rch)
-    rcc = unowned(rcc)
+    \"\"\"Plays one game per seed from the start position st0; one row of `out` per game; with room in
+    rch and rcc (one game), its choices and chance are recorded there.\"\"\"
+    w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
+    st = unowned(w)  # the batch owns it: the functions below see it unowned (native.py)
+    st[PAR:PAR + par.shape[0]] = par
+    st[PAR + 2] = rch.shape[0]
+    st[PAR + 3] = rcc.shape[0]
     for g in range(seeds.shape[0]):
-        st[:] = st0
+        st[:SIZE] = st0
         s = np.uint64(seeds[g])
         st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
         st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
         st[NCH] = 0
         st[NCC] = 0
-        play(st, par, rch, rcc, wk)
+        play(st)
         out[g, 0] = st[STATUS]
         out[g, 1] = st[TURN]
         out[g, 2] = st[DECISIONS]
@@ -461,6 +463,10 @@ def batch(st0, par, seeds, out, rch, rcc):
             out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
         for r in range(NREAD):
             out[g, 7 + 2 * MP + r] = st[COV + r]
+    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
+    # must not outlive it.
+    rch[:] = w[RCH:RCH + rch.shape[0]]
+    rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
 '''
 
 
@@ -488,6 +494,11 @@ class Emitter:
         self.proc_ids = {name: f"P{i}" for i, name in enumerate(g.procedures)}
         self.func_ids = {name: f"F{i}" for i, name in enumerate(g.functions)}
         self.max_params = max([len(a.params) for ph in g.phases for a in ph.turn.actions] + [1])
+        # Everything a game reads lives in its one array (see _RUNTIME): where each block starts.
+        self.PAR = self.Y.size
+        self.WK = self.PAR + self.Y.n_params
+        self.WKC = self.max_params + 1
+        self.RCH = self.WK + (MAX_OPTIONS + 2) * self.WKC
         self.in_function = False
         self._check_recursion()
         if g.boards:
@@ -577,8 +588,8 @@ class Emitter:
     def x_Param(self, x: ir.Param) -> str:
         if x.kind == "reading":  # counted where it is read, as the engine's coverage counts it
             self.line(f"st[{self.Y.cov + int(x.index)}] += 1")
-            return f"par[{self.Y.read + int(x.index)}]"
-        return f"par[{self.Y.opt + int(x.index)}]"
+            return f"st[{self.PAR + self.Y.read + int(x.index)}]"
+        return f"st[{self.PAR + self.Y.opt + int(x.index)}]"
 
     def var_slot(self, x: ir.Var) -> str:
         Yl = self.Y
@@ -655,7 +666,7 @@ class Emitter:
     def x_FuncCall(self, x: ir.FuncCall) -> str:
         args = [self.arr(a) if a.ty is T.ZONE and self.g.functions[x.name].params[i] in _LISTS else self.ex(a)
                 for i, a in enumerate(x.args)]
-        return f"{self.func_ids[x.name]}(st, par, {''.join(a + ', ' for a in args)})"
+        return f"{self.func_ids[x.name]}(st, {''.join(a + ', ' for a in args)})"
 
     def x_ListOf(self, x: ir.ListOf) -> str:
         if not x.items:
@@ -910,31 +921,31 @@ class Emitter:
             self.line(f"    {t} = np.zeros(1, np.int64)")
             return f"{t}[{k} - 1]"
         if n == "random":
-            return f"_random(st, rcc, {self.ex(a[0])}, {self.ex(a[1])})"
+            return f"_random(st, {self.ex(a[0])}, {self.ex(a[1])})"
         if n == "roll":
-            return f"_dice(st, rcc, {self.ex(a[0])}, {self.ex(a[1])}).sum()"
+            return f"_roll(st, {self.ex(a[0])}, {self.ex(a[1])})"
         if n == "dice":
-            return f"_dice(st, rcc, {self.ex(a[0])}, {self.ex(a[1])})"
+            return f"_dice(st, {self.ex(a[0])}, {self.ex(a[1])})"
         if n == "cells":
-            return f"_cells(par, {self.ex(a[0])})"
+            return f"_cells(st, {self.ex(a[0])})"
         if n == "cell":
-            return f"_cell(st, par, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
+            return f"_cell(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
         if n == "on_board":
-            return f"_on_board(par, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
+            return f"_on_board(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
         if n == "step":
-            return f"_step(st, par, {self.ex(a[0])}, {self.ex(a[1])})"
+            return f"_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
         if n == "can_step":
-            return f"_can_step(st, par, {self.ex(a[0])}, {self.ex(a[1])})"
+            return f"_can_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
         if n == "line":
             k = self.ex(a[2]) if len(a) == 3 else "-1"
             if len(a) == 3:
                 kk = self.scalar(a[2])
                 k = f"max(0, {kk})"
-            return f"_line(st, par, {self.ex(a[0])}, {self.ex(a[1])}, {k})"
+            return f"_line(st, {self.ex(a[0])}, {self.ex(a[1])}, {k})"
         if n == "neighbours":
-            return f"_around(st, par, {self.ex(a[0])}, 0, 4)"
+            return f"_around(st, {self.ex(a[0])}, 0, 4)"
         if n == "diagonals":
-            return f"_around(st, par, {self.ex(a[0])}, 4, 4)"
+            return f"_around(st, {self.ex(a[0])}, 4, 4)"
         raise self.no(f"the builtin {n}()", x)
 
     # -- statements --------------------------------------------------------------------------------
@@ -974,7 +985,7 @@ class Emitter:
         self.guard()
 
     def s_Shuffle(self, s: ir.Shuffle) -> None:
-        self.line(f"_shuffle(st, rcc, {self.ex(s.zone)})")
+        self.line(f"_shuffle(st, {self.ex(s.zone)})")
         self.guard()
 
     def s_Let(self, s: ir.Let) -> None:
@@ -1019,7 +1030,7 @@ class Emitter:
         p = self.g.procedures[s.proc]
         args = [self.arr(a) if p.params[i] in _LISTS and a.ty is T.ZONE else self.ex(a) for i, a in enumerate(s.args)]
         r = self.tmp("r")
-        self.line(f"{r} = {self.proc_ids[s.proc]}(st, par, rch, rcc, wk{''.join(', ' + a for a in args)})")
+        self.line(f"{r} = {self.proc_ids[s.proc]}(st{''.join(', ' + a for a in args)})")
         self.line(f"if {r} != 0:")
         self.line(f"    return {r}")
 
@@ -1063,13 +1074,13 @@ class Emitter:
         el = ELEMENT.get(s.coll.ty, T.INT)
         v = self.tmp("e")
         if isinstance(s.coll, ir.Special) and s.coll.what == "players":
-            self.line(f"if _spend(st, par, st[{Y.N}]) != 0:")
+            self.line(f"if _spend(st, st[{Y.N}]) != 0:")
             self.line("    return 3")
             self.line(f"for {v} in range(st[{Y.N}]):")
         else:
             src = self.tmp("s")
             self.line(f"{src} = {self.arr(s.coll)}.copy()")
-            self.line(f"if _spend(st, par, {src}.shape[0]) != 0:")
+            self.line(f"if _spend(st, {src}.shape[0]) != 0:")
             self.line("    return 3")
             self.line(f"for {v} in {src}:")
         self.depth += 1
@@ -1079,7 +1090,7 @@ class Emitter:
 
     def s_Repeat(self, s: ir.Repeat) -> None:
         k = self.scalar(s.count)
-        self.line(f"if _spend(st, par, {k}) != 0:")
+        self.line(f"if _spend(st, {k}) != 0:")
         self.line("    return 3")
         self.line(f"for _ in range({k}):")
         self.depth += 1
@@ -1093,7 +1104,7 @@ class Emitter:
         c = self.ex(s.cond)
         self.line(f"if not {c}:")
         self.line("    break")
-        self.line("if _tick(st, par) != 0:")
+        self.line("if _tick(st) != 0:")
         self.line("    return 3")
         self.block(s.body)
         self.depth -= 1
@@ -1108,7 +1119,7 @@ class Emitter:
         self.line("    return _stop(st, 3)")
         self.line(f"if {n} > {MAX_OPTIONS}:")
         self.line("    return _stop(st, 13)")
-        self.line("if _tick(st, par) != 0:")
+        self.line("if _tick(st) != 0:")
         self.line("    return 3")
         self.line(f"st[{Y.QUIET}] = 0")
 
@@ -1127,16 +1138,16 @@ class Emitter:
                 self.depth += 1
                 opened += 1
             self.line(f"if {n} < {MAX_OPTIONS + 1}:")
-            self.line(f"    wk[{n}, 0] = {j}")
-            self.line(f"    wk[{n}, 1] = {v if o.slot is not None else 0}")
+            self.line(f"    st[{self.WK} + {n} * {self.WKC} + 0] = {j}")
+            self.line(f"    st[{self.WK} + {n} * {self.WKC} + 1] = {v if o.slot is not None else 0}")
             self.line(f"{n} += 1")
             self.depth -= opened
         self.ask(n)
         who = self.ex(s.by) if s.by is not None else f"st[{Y.CUR}]"
         i, j, x = self.tmp("i"), self.tmp("j"), self.tmp("x")
-        self.line(f"{i} = _pick(st, rch, {n})")
-        self.line(f"{j} = wk[{i}, 0]")
-        self.line(f"{x} = wk[{i}, 1]")
+        self.line(f"{i} = _pick(st, {n})")
+        self.line(f"{j} = st[{self.WK} + {i} * {self.WKC} + 0]")
+        self.line(f"{x} = st[{self.WK} + {i} * {self.WKC} + 1]")
         del who  # the kernel's agents are the same for every seat: who chooses does not change the pick
         for k, o in enumerate(s.options):
             self.line(f"{'if' if k == 0 else 'elif'} {j} == {k}:")
@@ -1152,7 +1163,7 @@ class Emitter:
         self.line(f"{src} = {self.arr(s.source)}.copy()")
         self.ask(f"{src}.shape[0]")
         i = self.tmp("i")
-        self.line(f"{i} = _pick(st, rch, {src}.shape[0])")
+        self.line(f"{i} = _pick(st, {src}.shape[0])")
         self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{src}[{i}]")
 
     # -- functions ---------------------------------------------------------------------------------
@@ -1184,16 +1195,16 @@ class Emitter:
             name = blocks.get(id(b))
             if name is None:
                 name = blocks[id(b)] = f"B{len(blocks)}"
-                self.function_def(name, "st, par, rch, rcc, wk" + args_types.get(id(b), ""), b.body)
+                self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
             r = self.tmp("r")
-            self.line(f"{r} = {name}(st, par, rch, rcc, wk{args})")
+            self.line(f"{r} = {name}(st{args})")
             self.line(f"if {r} == 1:")
             self.line(f"    if st[{Y.IN_TURN}] == 0:")
             self.line("        _stop(st, 12)")
             self.line("        return")
             self.line(f"    st[{Y.TURN_OVER}] = 1")
             self.line(f"elif {r} == 2:")
-            self.line("    FIN(st, par)")
+            self.line("    FIN(st)")
             self.line("    return")
             self.line(f"elif {r} == 3:")
             self.line("    return")
@@ -1208,8 +1219,8 @@ class Emitter:
         call_block(g.setup)
         if g.first is None:
             self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
-            self.line("_chance(rcc, st, 0)")
-            self.line(f"_chance(rcc, st, st[{Y.CUR}])")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
         else:
             self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
         tv_start = [v.start for v in g.tvars]
@@ -1232,7 +1243,7 @@ class Emitter:
                 self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
                 self.line(f"    st[{Y.NXT}] = -1")
             self.line(f"st[{Y.TURN}] += 1")
-            self.line("if _tick(st, par) != 0:")
+            self.line("if _tick(st) != 0:")
             self.line("    return")
             self.line(f"st[{Y.QUIET}] += 1")
             self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
@@ -1251,7 +1262,7 @@ class Emitter:
             self.line(f"st[{Y.IN_TURN}] = 0")
             if g.end_when is not None:
                 self.line(f"if {self.ex(g.end_when)}:")
-                self.line("    FIN(st, par)")
+                self.line("    FIN(st)")
                 self.line("    return")
             if g.turn_order:
                 self.line(f"if st[{Y.NXT}] >= 0:")
@@ -1270,9 +1281,9 @@ class Emitter:
             call_block(ph.end)
             self.line(f"{rounds} += 1")
             self.depth -= 1
-        self.line("FIN(st, par)")
+        self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
-        self.defs.append("@njit(cache=True)\ndef play(st, par, rch, rcc, wk):\n" + "\n".join(produced) + "\n")
+        self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
 
     def decide(self, turn: ir.Turn, call_block) -> None:
         """The turn's action decision: the legal actions in the spec's order, each with its parameters."""
@@ -1304,9 +1315,9 @@ class Emitter:
                     opened += o
                 names.append(self.loc(k, el))
             self.line(f"if {nf} <= {MAX_OPTIONS}:")
-            self.line(f"    wk[{nf}, 0] = {i}")
+            self.line(f"    st[{self.WK} + {nf} * {self.WKC} + 0] = {i}")
             for k, nm in enumerate(names):
-                self.line(f"    wk[{nf}, {k + 1}] = {nm}")
+                self.line(f"    st[{self.WK} + {nf} * {self.WKC} + {k + 1}] = {nm}")
             self.line(f"{nf} += 1")
             if a.params:
                 self.line(f"if {nf} > {MAX_OPTIONS}:")
@@ -1323,22 +1334,22 @@ class Emitter:
         self.line(f"st[{Y.IDLE}] = 0")
         if g.end_always and g.end_when is not None:
             self.line(f"if {self.ex(g.end_when)}:")
-            self.line("    FIN(st, par)")
+            self.line("    FIN(st)")
             self.line("    return")
-        self.line("if _tick(st, par) != 0:")
+        self.line("if _tick(st) != 0:")
         self.line("    return")
         self.line(f"st[{Y.QUIET}] = 0")
         i = self.tmp("i")
-        self.line(f"{i} = _pick(st, rch, {nf})")
+        self.line(f"{i} = _pick(st, {nf})")
         self.line(f"if st[{Y.ERR}] != 0:")
         self.line("    return")
         act = self.tmp("a")
-        self.line(f"{act} = wk[{i}, 0]")
+        self.line(f"{act} = st[{self.WK} + {i} * {self.WKC} + 0]")
         for k, a in enumerate(turn.actions):
             self.line(f"{'if' if k == 0 else 'elif'} {act} == {k}:")
             self.depth += 1
             self.line("pass")
-            args = "".join(f", wk[{i}, {j + 1}]" for j in range(len(a.params)))
+            args = "".join(f", st[{self.WK} + {i} * {self.WKC} + {j + 1}]" for j in range(len(a.params)))
             call_block(a.block, args)
             self.depth -= 1
 
@@ -1362,15 +1373,15 @@ class Emitter:
             self.line(f"        st[{Yl.win} + p] = 1")
         self.line(f"st[{Y.STATUS}] = 1")
         produced, self.lines, self.depth = self.lines, saved, 0
-        self.defs.append("@njit(cache=True)\ndef FIN(st, par):\n" + "\n".join(produced) + "\n")
+        self.defs.append("@njit(cache=True)\ndef FIN(st):\n" + "\n".join(produced) + "\n")
 
     # -- the module --------------------------------------------------------------------------------
     def module(self) -> str:
         g = self.g
         for name, f in g.functions.items():
-            self.function_def(self.func_ids[name], "st, par" + self.params(f.params), f.value, expr=True)
+            self.function_def(self.func_ids[name], "st" + self.params(f.params), f.value, expr=True)
         for name, p in g.procedures.items():
-            self.function_def(self.proc_ids[name], "st, par, rch, rcc, wk" + self.params(p.params), p.block.body)
+            self.function_def(self.proc_ids[name], "st" + self.params(p.params), p.block.body)
         self.finish()
         self.flow()
         Yl = self.Y
@@ -1381,7 +1392,7 @@ class Emitter:
             '"""A Rulewright game kernel, generated (interpreter/kernel/emit.py): numbers only, no spec text."""',
             "import numpy as np",
             "from numba import njit",
-            "from interpreter.kernel.native import unowned, unowned2",
+            "from interpreter.kernel.native import unowned",
             "",
             *(f"{name} = {int(v)}" for name, v in (
                 ("CUR", Y.CUR), ("TURN", Y.TURN), ("STEPS", Y.STEPS), ("DECISIONS", Y.DECISIONS),
@@ -1389,7 +1400,8 @@ class Emitter:
                 ("NCH", Y.NCH), ("NCC", Y.NCC), ("ZL", Yl.zl), ("ZC", Yl.zc), ("WH", Yl.wh), ("NC", Yl.n_cards),
                 ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
-                ("MAX_SIDES", MAX_SIDES), ("WK_ROWS", MAX_OPTIONS + 2), ("WK_COLS", self.max_params + 1))),
+                ("MAX_SIDES", MAX_SIDES), ("SIZE", Yl.size), ("PAR", self.PAR), ("PB", self.PAR + Yl.board),
+                ("RCH", self.RCH))),
             f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",
             f"DC = np.array([{', '.join(map(str, dc))}], dtype=np.int64)",
             f"ORDER8 = np.array([{', '.join(map(str, order8))}], dtype=np.int64)",

@@ -43,7 +43,7 @@ STOPS = {
 }
 
 # parameters
-P_N, P_BUDGET, P_FIRST = 0, 1, 2
+P_N, P_BUDGET, P_CAPCH, P_CAPCC, P_FIRST = 0, 1, 2, 3, 4  # then options, readings, boards
 
 
 @dataclass(slots=True)

@@ -4,7 +4,8 @@ Owns `unowned(a)`: the same int64 array seen through a raw pointer, with no memo
 counts references to every array a function receives or makes (an atomic add and subtract per array
 argument of every call); measured on 4-player STUN, that counting was more than half of a kernel
 game's time. A game's arrays (state, parameters, records, work space) live for the whole batch, owned
-by `batch`, so the functions below it may see them unowned and skip the counting.
+by `batch`, so the functions below it may see them unowned and skip the counting. The owner must stay
+alive while the view is used: numba frees an array after its last use, so `batch` reads it again at its end.
 """
 from __future__ import annotations
 
