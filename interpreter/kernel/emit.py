@@ -28,7 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "5"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "6"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
 # One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
@@ -746,6 +746,37 @@ class Emitter:
             a, b = self.scalar(coll.args[0]), self.scalar(coll.args[1])
             self.line(f"for {var} in range({a}, {b} + 1):")
             return f"max(0, {b} - {a} + 1)", 1
+        # Board collections walked in place: no list is made (a list of cells costs an allocation).
+        pb, mc = self.PAR + self.Y.board, self.maxc
+        if isinstance(coll, ir.Builtin) and coll.name == "cells":
+            b, q, cols = self.scalar(coll.args[0]), self.tmp("q"), self.tmp("c")
+            self.line(f"{cols} = st[{pb} + 2 * {b} + 1]")
+            self.line(f"for {q} in range(st[{pb} + 2 * {b}] * {cols}):")
+            self.line(f"    {var} = ({q} // {cols}) * {mc} + {q} % {cols}")
+            return f"st[{pb}] * st[{pb} + 1]", 1
+        if isinstance(coll, ir.Builtin) and coll.name == "line":
+            x, d = self.scalar(coll.args[0]), self.scalar(coll.args[1])
+            cap, q, r, c = self.tmp("n"), self.tmp("q"), self.tmp("r"), self.tmp("c")
+            self.line(f"{cap} = max(st[{pb}], st[{pb} + 1]) if _dir_ok(st, {d}) else 0")
+            if len(coll.args) == 3:
+                self.line(f"{cap} = min({cap}, max(0, {self.ex(coll.args[2])}))")
+            self.line(f"for {q} in range({cap}):")
+            self.line(f"    {r} = {x} // {mc} + {q} * DR[{d}]")
+            self.line(f"    {c} = {x} % {mc} + {q} * DC[{d}]")
+            self.line(f"    if {r} < 0 or {c} < 0 or {r} >= st[{pb}] or {c} >= st[{pb} + 1]:")
+            self.line("        break")
+            self.line(f"    {var} = {r} * {mc} + {c}")
+            return cap, 1
+        if isinstance(coll, ir.Builtin) and coll.name in ("neighbours", "diagonals"):
+            x, j, r, c = self.scalar(coll.args[0]), self.tmp("j"), self.tmp("r"), self.tmp("c")
+            first = 0 if coll.name == "neighbours" else 4
+            self.line(f"for {j} in range(4):")
+            self.line(f"    {r} = {x} // {mc} + DR[ORDER8[{first} + {j}]]")
+            self.line(f"    {c} = {x} % {mc} + DC[ORDER8[{first} + {j}]]")
+            self.line(f"    if {r} < 0 or {c} < 0 or {r} >= st[{pb}] or {c} >= st[{pb} + 1]:")
+            self.line("        continue")
+            self.line(f"    {var} = {r} * {mc} + {c}")
+            return "4", 1
         src = self.tmp("s")
         self.line(f"{src} = {self.arr(coll)}{'.copy()' if copy else ''}")
         self.line(f"for {var} in {src}:")
@@ -755,8 +786,16 @@ class Emitter:
         self.line(f"{self.loc(slot, ty)} = np.int64({var})")
 
     def capacity(self, coll: ir.X) -> str:
+        """How many elements a collection can have, without making it (a buffer's size)."""
         if isinstance(coll, ir.Special) and coll.what in ("players", "others"):
             return f"st[{Y.N}]"
+        pb = self.PAR + self.Y.board
+        if isinstance(coll, ir.Builtin) and coll.name == "cells":
+            return f"st[{pb}] * st[{pb} + 1]"
+        if isinstance(coll, ir.Builtin) and coll.name == "line":
+            return f"max(st[{pb}], st[{pb} + 1])"
+        if isinstance(coll, ir.Builtin) and coll.name in ("neighbours", "diagonals"):
+            return "4"
         if coll.ty is T.ZONE:
             return f"st[{self.Y.zl} + {self.ex(coll)}]"
         return f"{self.arr(coll)}.shape[0]"
