@@ -164,12 +164,15 @@ class Kernel:
                 if at is not None:
                     hits[at] += int(seen[r])
         out = []
-        for seed, r in zip(seeds, rows):
-            row = self.row(r, players)
-            if row.status != Y.FINISHED or row.steps > NEAR_BUDGET * game.budget:
+        mp, scored = self.layout.max_players, self.ir.score is not None
+        limit = NEAR_BUDGET * game.budget
+        for seed, r in zip(seeds, rows.tolist()):  # plain ints: a row's fields are read once each
+            if r[0] != Y.FINISHED or r[3] > limit:
                 out.append(self.confirmed(game, players, seed))
                 continue
-            out.append(("finished", row.winners, row.turns, row.decisions, row.scores, None, seed, ()))
+            winners = tuple(p for p in range(players) if r[7 + p])
+            scores = tuple(r[7 + mp:7 + mp + players]) if scored else None
+            out.append(("finished", winners, r[1], r[2], scores, None, seed, ()))
         return out, hits
 
     def confirmed(self, game: Game, players: int, seed: int) -> tuple:

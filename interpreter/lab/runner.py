@@ -223,10 +223,15 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     return out, hits
 
 
+def _chunk_cap(gs: GameSpec) -> int:
+    """Games per task at most: a kernel batch is cheap per game and costs a call, a Python game the reverse."""
+    return 5000 if gs.engine == "kernel" else 250
+
+
 def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, workers: int = 1,
               game: Game | None = None) -> tuple[list[tuple], list[int] | None]:
     """Per-game summaries of games start..stop-1 (in order, independent of `workers`), and coverage."""
-    chunk = max(1, min(250, (stop - start) // max(1, workers * 4) or 1))
+    chunk = max(1, min(_chunk_cap(gs), (stop - start) // max(1, workers * 4) or 1))
     tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
     if game is not None and workers <= 1:
         _worker_game["key"], _worker_game["game"] = gs.key(), game
@@ -311,7 +316,7 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
         from ..kernel.run import kernel_for
         kernel_for(spec).module
-    chunk = max(1, min(250, games // max(1, workers * 8) or 1))
+    chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:
         _worker_game["key"], _worker_game["game"] = gs.key(), game
