@@ -1289,6 +1289,96 @@ class Emitter:
         self.line(f"            {k} += 1")
         self.line(f"    {src} = {out}[:{k}]")
 
+    def s_ChooseSubset(self, s: ir.ChooseSubset) -> None:
+        """compile/compiler.py's subset_finder: every subset that satisfies the condition, smallest first,
+        each size in `itertools.combinations` order, merged by compile/interchange.py's rule; then the pick."""
+        from ..compile.compiler import MAX_SUBSET_SOURCE
+        ic = self.interchange
+        if ic is None:
+            raise self.no("`choose subset` without the interchange table", s)
+        src, m, nf, idx, k, t, u, combo, mask = (self.tmp("s"), self.tmp("m"), self.tmp("n"), self.tmp("a"),
+                                                 self.tmp("k"), self.tmp("t"), self.tmp("u"), self.tmp("a"),
+                                                 self.tmp("b"))
+        wk, wkc = self.WK, self.WKC
+        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.line(f"{m} = {src}.shape[0]")
+        self.line(f"if {m} > {MAX_SUBSET_SOURCE}:")
+        self.line("    return _stop(st, 10)")
+        self.line(f"{nf} = 0")
+        self.line(f"{idx} = np.zeros({MAX_SUBSET_SOURCE} + 1, np.int64)")
+        self.line(f"for {k} in range({m} + 1):")
+        self.depth += 1
+        self.line(f"for {t} in range({k}):")
+        self.line(f"    {idx}[{t}] = {t}")
+        self.line("while True:")
+        self.depth += 1
+        self.line(f"{combo} = np.empty({k}, np.int64)")
+        self.line(f"for {t} in range({k}):")
+        self.line(f"    {combo}[{t}] = {src}[{idx}[{t}]]")
+        self.line(f"{self.loc(s.slot, T.CARDS)} = {combo}")
+        self.line(f"if {self.ex(s.cond)}:")
+        self.line(f"    {mask} = 0")
+        self.line(f"    for {t} in range({k}):")
+        self.line(f"        {mask} |= 1 << {idx}[{t}]")
+        self.line(f"    if {nf} <= {MAX_OPTIONS}:")
+        self.line(f"        st[{wk} + {nf} * {wkc}] = {mask}")
+        self.line(f"    {nf} += 1")
+        self.line(f"{t} = {k} - 1")
+        self.line(f"while {t} >= 0 and {idx}[{t}] == {m} - {k} + {t}:")
+        self.line(f"    {t} -= 1")
+        self.line(f"if {t} < 0:")
+        self.line("    break")
+        self.line(f"{idx}[{t}] += 1")
+        self.line(f"for {u} in range({t} + 1, {k}):")
+        self.line(f"    {idx}[{u}] = {idx}[{u} - 1] + 1")
+        self.depth -= 2
+        self.line(f"if {nf} > {MAX_OPTIONS}:")
+        self.line("    return _stop(st, 13)")
+        if ic.any:  # one subset of each multiset of interchangeable kinds, in the order found
+            S, P, mp = self.Y.n_shared, self.Y.n_player_zones, self.Y.max_players
+            loose = self.const_array(tuple(int(ic._loose(z if z < S else S + (z - S) % P))
+                                           for z in range(S + P * mp)))
+            kind = self.const_array(tuple(ic.kind) or (0,))
+            keys, lens, kept, i, j, q, same = (self.tmp("a"), self.tmp("a"), self.tmp("k"), self.tmp("i"),
+                                               self.tmp("j"), self.tmp("q"), self.tmp("b"))
+            wh = self.Y.wh
+            self.line(f"{keys} = np.zeros(({nf} + 1, {MAX_SUBSET_SOURCE}), np.int64)")
+            self.line(f"{lens} = np.zeros({nf} + 1, np.int64)")
+            self.line(f"{kept} = 0")
+            self.line(f"for {i} in range({nf}):")
+            self.depth += 1
+            self.line(f"{mask} = st[{wk} + {i} * {wkc}]")
+            self.line(f"{q} = 0")
+            self.line(f"for {t} in range({m}):")
+            self.line(f"    if ({mask} >> {t}) & 1:")
+            self.line(f"        {u} = {src}[{t}]")
+            self.line(f"        {keys}[{kept}, {q}] = (-1 - st[{wh} + {u}] * {ic.kinds} - {kind}[{u}]) "
+                      f"if {loose}[st[{wh} + {u}]] else {u}")
+            self.line(f"        {q} += 1")
+            self.line(f"{keys}[{kept}, :{q}] = np.sort({keys}[{kept}, :{q}])")
+            self.line(f"{lens}[{kept}] = {q}")
+            self.line(f"{same} = False")
+            self.line(f"for {j} in range({kept}):")
+            self.line(f"    if {lens}[{j}] == {q} and _same({keys}[{j}, :{q}], {keys}[{kept}, :{q}]):")
+            self.line(f"        {same} = True")
+            self.line("        break")
+            self.line(f"if not {same}:")
+            self.line(f"    st[{wk} + {kept} * {wkc}] = {mask}")
+            self.line(f"    {kept} += 1")
+            self.depth -= 1
+            self.line(f"{nf} = {kept}")
+        self.ask(nf)
+        i = self.tmp("i")
+        self.line(f"{i} = _pick(st, {nf})")
+        self.line(f"{mask} = st[{wk} + {i} * {wkc}]")
+        self.line(f"{combo} = np.empty({m}, np.int64)")
+        self.line(f"{k} = 0")
+        self.line(f"for {t} in range({m}):")
+        self.line(f"    if ({mask} >> {t}) & 1:")
+        self.line(f"        {combo}[{k}] = {src}[{t}]")
+        self.line(f"        {k} += 1")
+        self.line(f"{self.loc(s.slot, T.CARDS)} = {combo}[:{k}]")
+
     def s_ChooseTogether(self, s: ir.ChooseTogether) -> None:
         """Each player chooses in turn (the engine asks them one after another, none seeing the others'
         choices), then the body runs once per player with their choice."""
