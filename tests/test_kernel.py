@@ -174,3 +174,10 @@ def test_a_failed_kernel_game_is_positioned_from_its_record():
     assert r.exit_code == 0, r.output
     assert f"{spec}:48:9: error[E600]: 'joker' is not a key of 'tally'" in r.stderr
     assert "--engine kernel" in r.stderr  # the command that narrates the same game again
+
+
+@pytest.mark.parametrize("master", [0, 7, -3, 2 ** 70 + 5])
+def test_kernel_seeds_are_the_runners(master):
+    from interpreter.kernel.run import game_seeds
+    assert game_seeds(master, 0, 500) == [game_seed(master, i) for i in range(500)]
+    assert game_seeds(master, 10 ** 9, 10 ** 9 + 20) == [game_seed(master, i) for i in range(10 ** 9, 10 ** 9 + 20)]
