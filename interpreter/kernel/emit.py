@@ -33,7 +33,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "8"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "9"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
@@ -50,7 +50,15 @@ class Emitter:
     def __init__(self, g: ir.Game, interchange: Any = None):
         self.g = g
         self.interchange = interchange  # compile/interchange.Interchange: identical cards make one option
-        self.Y = Y.Layout.of(g)
+        # Sums and counts of a whole zone by card values alone are kept up to date at every move (as the
+        # engine keeps `sum(zone, prop)`): one lookup instead of a walk over the zone.
+        self.kept_tables: list[tuple[int, ...]] = []
+        for node in _walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
+                           g.skip_if, g.measures]):
+            table = _kept(node, g.n_cards)
+            if table is not None and table not in self.kept_tables:
+                self.kept_tables.append(table)
+        self.Y = Y.Layout.of(g, len(self.kept_tables))
         self.consts: list[str] = []  # module constants: `K<i> = np.array([...])`
         self._const_ids: dict[tuple, str] = {}
         self.defs: list[str] = []
@@ -446,6 +454,10 @@ class Emitter:
     # -- builtins ----------------------------------------------------------------------------------
     def x_Builtin(self, x: ir.Builtin) -> str:
         n, a = x.name, x.args
+        table = _kept(x, self.g.n_cards)
+        if table is not None:
+            j = self.kept_tables.index(table)
+            return f"st[{self.Y.zs + j * self.Y.n_zones} + {self.ex(a[0].coll if n == 'count' else a[0])}]"
         if n == "count":
             c = a[0]
             if c.ty is T.ZONE:
@@ -1190,13 +1202,72 @@ class Emitter:
                 ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("NMEAS", len(g.measures)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
                 ("MAX_SIDES", MAX_SIDES), ("SIZE", Yl.size), ("PAR", self.PAR), ("PB", self.PAR + Yl.board),
-                ("RCH", self.RCH))),
+                ("RCH", self.RCH), ("ZS", Yl.zs), ("NZ", Yl.n_zones), ("NT", len(self.kept_tables)))),
             f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",
             f"DC = np.array([{', '.join(map(str, dc))}], dtype=np.int64)",
             f"ORDER8 = np.array([{', '.join(map(str, order8))}], dtype=np.int64)",
+            "KS = np.array([" + ", ".join("[" + ", ".join(map(str, t)) + "]" for t in self.kept_tables) +
+            "], dtype=np.int64)" if self.kept_tables else f"KS = np.zeros((1, {max(1, g.n_cards)}), dtype=np.int64)",
         ]
         body = "\n\n".join(self.defs)
         return "\n".join(head + self.consts) + "\n" + _RUNTIME + "\n" + body + "\n" + _DRIVER
+
+
+def _walk(x: Any):
+    """Every IR node in `x` (nodes, lists, dicts, tuples), depth first."""
+    stack = [x]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, (ir.X, ir.S)):
+                yield n
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
+
+
+def _card_values(e: ir.X, slot: int, n_cards: int) -> tuple[int, ...] | None:
+    """A card-only expression's value for every card id (its element at local `slot`), or None when it
+    reads anything else (state, options, readings)."""
+    import operator as op
+    ops = {"+": op.add, "-": op.sub, "*": op.mul, "==": op.eq, "!=": op.ne, "<": op.lt, "<=": op.le,
+           ">": op.gt, ">=": op.ge}
+
+    def value(x: ir.X, c: int):
+        if isinstance(x, ir.Const):
+            return x.value
+        if isinstance(x, ir.Prop) and isinstance(x.card, ir.Local) and x.card.slot == slot:
+            return x.table[c]
+        if isinstance(x, ir.Unary):
+            v = value(x.operand, c)
+            return (not v) if x.op == "not" else -v
+        if isinstance(x, ir.Binary):
+            if x.op == "and":
+                return value(x.left, c) and value(x.right, c)
+            if x.op == "or":
+                return value(x.left, c) or value(x.right, c)
+            if x.op in ops:
+                return ops[x.op](value(x.left, c), value(x.right, c))
+        raise LookupError
+    try:
+        return tuple(int(value(e, c)) for c in range(n_cards))
+    except (LookupError, IndexError):
+        return None
+
+
+def _kept(x: Any, n_cards: int) -> tuple[int, ...] | None:
+    """The card-value table of a kept zone sum: `sum(zone, prop)` or `count([c in zone where P(c)])` with P
+    of the card's properties alone; None for anything else."""
+    if not isinstance(x, ir.Builtin) or not x.args or n_cards == 0:
+        return None
+    if x.name == "sum" and x.prop is not None and x.prop[0] == "prop" and x.args[0].ty is T.ZONE:
+        return tuple(int(v) for v in x.prop[1])
+    if x.name == "count" and isinstance(x.args[0], ir.Comprehension) and x.args[0].kind == "filter" \
+            and x.args[0].coll.ty is T.ZONE and x.args[0].cond is not None:
+        return _card_values(x.args[0].cond, x.args[0].slot, n_cards)
+    return None
 
 
 def _calls(body: list, out: set[str]) -> None:
@@ -1217,7 +1288,7 @@ def _calls(body: list, out: set[str]) -> None:
             _calls(s.body, out)
 
 
-def source(g: ir.Game, interchange: Any = None) -> str:
+def source(g: ir.Game, interchange: Any = None) -> str:  # noqa: D401
     """The kernel module of a lowered game (raises Unsupported for what it cannot run); `interchange`
     (compile/interchange.py's table for the spec) is needed when a rule chooses a card."""
     return Emitter(g, interchange).module()

@@ -13,6 +13,7 @@ budget, options, readings, board sizes), and the status and stop codes a kernel 
     zones   each zone's cards, bottom first, `n_cards` slots per zone
     where   each card's zone (-1: not in this game)
     seen    per ambiguity, how often a rule read its reading this game (the lab's "reached")
+    sums    kept zone sums: per table of card values some rule sums or counts over a whole zone, per zone
 """
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ class Layout:
     zc: int
     wh: int
     cov: int
+    zs: int
+    n_kept: int
     size: int
     opt: int  # parameter index of the first option
     read: int  # ... of the first reading
@@ -72,7 +75,7 @@ class Layout:
         return 7 + 2 * self.max_players + n_readings + n_measures
 
     @staticmethod
-    def of(g: ir.Game) -> "Layout":
+    def of(g: ir.Game, n_kept: int = 0) -> "Layout":
         mp = g.max_players
         c = max(1, g.n_cards)
         nz = g.n_shared + g.n_player_zones * mp
@@ -84,9 +87,10 @@ class Layout:
         zc = zl + nz
         wh = zc + nz * c
         cov = wh + c
-        size = cov + len(g.readings)
+        zs = cov + len(g.readings)
+        size = zs + n_kept * nz
         opt = P_FIRST
         read = opt + len(g.options)
         board = read + len(g.readings)
-        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, cov, size, opt, read, board,
+        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, cov, zs, n_kept, size, opt, read, board,
                       board + 2 * len(g.boards))

@@ -106,6 +106,9 @@ def _mv(st, c, d):
     st[ZC + d * NC + nd] = c
     st[ZL + d] = nd + 1
     st[WH + c] = d
+    for t in range(NT):  # the kept zone sums (emit.py: a sum or count some rule reads of a whole zone)
+        st[ZS + t * NZ + s] -= KS[t, c]
+        st[ZS + t * NZ + d] += KS[t, c]
     return 0
 
 
@@ -125,6 +128,9 @@ def _mvz(st, s, d):
         st[WH + c] = d
     st[ZL + d] = nd + n
     st[ZL + s] = 0
+    for t in range(NT):
+        st[ZS + t * NZ + d] += st[ZS + t * NZ + s]
+        st[ZS + t * NZ + s] = 0
     return 0
 
 
