@@ -87,7 +87,7 @@ class Encoder:
         G, Pv, Tv = (len(v) for v in self.vdefs)
         # Text and player variables as numbers: a text's position among its values (from 1; 0 for another
         # text), a player's seat counted from the observer (as the zones are).
-        self._special = any(v.type in ("text", "player") for vs in self.vdefs for v in vs)
+        self._special = any(v.type in ("text", "player", "cell") for vs in self.vdefs for v in vs)
         self.size = self.n_zones * self.zone_block + G + Pv * players + Tv + 2 * players + len(KINDS) + 2
         self.low, self.high = self._bounds()
 
@@ -127,6 +127,8 @@ class Encoder:
                 lo[i], hi[i] = 0, len(vd.values or ())
             elif vd.type == "player":
                 lo[i], hi[i] = 0, self.n - 1
+            elif vd.type == "cell":  # a cell as its place on its board, in reading order
+                lo[i], hi[i] = 0, len(self.g.boards[vd.board].cells) - 1
             else:
                 lo[i] = vd.min if vd.min is not None else -UNBOUNDED
                 hi[i] = vd.max if vd.max is not None else UNBOUNDED
@@ -176,6 +178,8 @@ class Encoder:
             return float(vd.values.index(x) + 1) if vd.values and x in vd.values else 0.0
         if vd.type == "player":
             return float((x - observer) % self.n)
+        if vd.type == "cell":
+            return float(x.index)
         return float(x)
 
     def describe(self) -> list[str]:

@@ -15,8 +15,9 @@ from spec_helpers import errors, failed_examples, write
 @pytest.mark.parametrize("name", sorted(BUILTINS), ids=sorted(BUILTINS))
 def test_every_builtin_example_parses_and_checks(name):
     # The examples use STUN's names (draw, held, points, chips), the reference spec; a board builtin's
-    # use Tic-tac-toe's board `grid`.
-    spec, _ = api.load_spec("games/tic_tac_toe.yaml" if name in BOARD_BUILTINS else "games/stun.yaml")
+    # use Tic-tac-toe's board `grid` (`forward`'s, Breakthrough's: a board with a forward direction).
+    board_spec = "games/breakthrough.yaml" if name == "forward" else "games/tic_tac_toe.yaml"
+    spec, _ = api.load_spec(board_spec if name in BOARD_BUILTINS else "games/stun.yaml")
     b = BUILTINS[name]
     text = Text(b.example, "<example>")
     ast = syntax.parse(text, "condition")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..lang import boards
 from ..lang.decks import describe_count
 from ..lang.model import Code, Spec
-from .trace import rulebook_path, trace
+from .trace import rulebook_path, rulebook_problem, trace
 
 
 def _code(c: Code | None) -> str:
@@ -88,10 +88,16 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
     out.append("\n## Turn\n")
     out.append(_quote(d["flow"].get("rule")))
     for name, a in spec.actions.items():
-        out.append(f"### Action: {a.label}\n")
+        out.append(f"### Action: {a.label if a.label != name and '{' not in a.label else name}\n")
+        if "{" in a.label:
+            out.append(f"Shown as `{a.label}`.\n")
         out.append(_quote(a.rule))
         if a.when:
             out.append(f"Allowed when: {_code(a.when)}\n")
+        for k, (pname, pcode) in enumerate(a.params.items()):  # a move with two ends: the second from the first
+            src = pcode.text.value.strip() if pcode is not None else "?"
+            out.append(f"{'Chooses' if k == 0 else 'then'} `{pname}` from `{src}`"
+                       + (".\n" if k == len(a.params) - 1 else ","))
         out.append(_code(a.do))
     for name, p in spec.procedures.items():
         out.append(f"### {name}\n")
@@ -132,6 +138,9 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
 def _traceability(spec: Spec) -> list[str]:
     paras = trace(spec)
     if paras is None:
+        problem = rulebook_problem(spec)
+        if problem:
+            return ["\n## Traceability\n", f"The rulebook text `{spec.rulebook.get('source')}` is not read: {problem}."]
         return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
     counts = {"encoded": 0, "flavour": 0, "noted": 0, "not encoded": 0}
     for p in paras:

@@ -76,6 +76,20 @@ class ListLit(Expr):
 
 @dataclass(slots=True, eq=False)
 class Filter(Expr):
+    """`[x in coll where cond]`; with `stop`, `[x in coll while cond]`: the elements up to the first that fails."""
+    var: str
+    coll: Expr
+    cond: Expr
+    slot: int = field(default=-1, kw_only=True)
+    stop: bool = field(default=False, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Quantifier(Expr):
+    """`any c in cells(grid) where disc[c] == 0`, `all c in me.hand where c.red`: whether some (every)
+    element satisfies a condition, looking no further than the first witness (or counter-example)."""
+    func: str
+    func_pos: Pos
     var: str
     coll: Expr
     cond: Expr

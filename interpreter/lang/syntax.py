@@ -384,6 +384,13 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return N.Filter(_pos(meta), str(c[0]), c[1], c[2])
 
+    def take_while(self, meta, c):
+        return N.Filter(_pos(meta), str(c[0]), c[1], c[2], stop=True)
+
+    def quantifier(self, meta, c):
+        func, var, coll, cond = c
+        return N.Quantifier(_pos(meta), str(func), _pos(func), str(var), coll, cond)
+
     def if_expr(self, meta, c):
         # `if a then x elif b then y else z` is `x if a else (y if b else z)`
         cond, then, *rest = c
@@ -459,7 +466,7 @@ def _shift(expr: N.Node, by: int) -> None:
         n.pos = (n.pos[0] + by, n.pos[1] + by)
         if isinstance(n, N.Attr):
             n.name_pos = (n.name_pos[0] + by, n.name_pos[1] + by)
-        if isinstance(n, (N.Call, N.Aggregate)):
+        if isinstance(n, (N.Call, N.Aggregate, N.Quantifier)):
             n.func_pos = (n.func_pos[0] + by, n.func_pos[1] + by)
 
 

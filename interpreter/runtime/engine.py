@@ -20,7 +20,7 @@ from typing import Any, Callable
 from ..lang.builtins import RuleError
 from ..compile.codegen import EndGame, EndTurn
 from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
-from ..lang.kinds import T
+from ..lang.kinds import ELEMENT, T
 from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
@@ -181,9 +181,10 @@ class Game:
         self.zone_vis = {}
         for z in spec.zones.values():
             self.zone_vis[(z.owner, z.index)] = z.visibility
-        self.gvar_start = [v.start for v in spec.vars["global"].values()]
-        self.pvar_start = [v.start for v in spec.vars["player"].values()]
-        self.tvar_start = [v.start for v in spec.vars["turn"].values()]
+        self.boards = c.boards  # each board as this game's options size it (lang/boards.py)
+        self.gvar_start = [_start(v, c.boards) for v in spec.vars["global"].values()]
+        self.pvar_start = [_start(v, c.boards) for v in spec.vars["player"].values()]
+        self.tvar_start = [_start(v, c.boards) for v in spec.vars["turn"].values()]
         self.triggers = c.triggers
         self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
@@ -227,7 +228,7 @@ class Game:
         main = Program("flow")
         ops: list[Callable] = []
         phases = spec.phases or [None]
-        main.n_locals = len(phases)
+        main.n_locals = 2 * len(phases)  # per phase: its round count, and the turn its round began at
         cycles: list[Cycle] = []
         ops.append(_call(self.setup))
         first = self.first
@@ -261,8 +262,9 @@ class Game:
             head = len(ops)
             ops.append(None)  # exit test, patched below
             if ph:
-                def begin_phase(st, fr, k=k, name=name):
+                def begin_phase(st, fr, k=k, name=name, slot=len(phases) + k):
                     st.phase = name
+                    fr[2][slot] = st.turn  # a phase without `until` is one round: a turn for each player
                     if st.log is not None:
                         st.event("phase", phase=name, round=fr[2][k] + 1)
                 ops.append(begin_phase)
@@ -293,6 +295,8 @@ class Game:
             cy.actions = tp.actions
             cy.programs = [prog for *_, prog in tp.actions]
             cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
+            if ph and ph.until is None:
+                cy.round_slot = len(phases) + k
             cy.tvar_start = self.tvar_start
             cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
             cycles.append(cy)
@@ -373,12 +377,23 @@ class Game:
             return self.card_label[v]
         if ty is T.ZONE:
             return self.zone_name(v)
-        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS):
-            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}[ty]
+        if ty in ELEMENT and ty is not T.ZONE:
+            el = ELEMENT[ty]
+            if el in ELEMENT:  # a list of lists: `a7, a6; b7, b6`
+                return "; ".join(self.show(x, el) for x in v) if v else "nothing"
             return ", ".join(self.show(x, el) for x in v) if v else "nothing"
         if ty is T.BOOL:
             return "yes" if v else "no"
         return str(v)
+
+
+def _start(v: Any, boards: dict) -> Any:
+    """A variable's start value as the state holds it: a `type: cell` variable's is a cell of this game's board
+    (its `start:` cell, else the board's first cell in reading order)."""
+    if v.type != "cell":
+        return v.start
+    board = boards[v.board]
+    return board.named.get(v.start, board.cells[0]) if v.start is not None else board.cells[0]
 
 
 def start_zones(spec: Spec, n: int, n_ids: int, options: dict | None = None) -> tuple[list[list[int]], list[int]]:
@@ -461,6 +476,7 @@ class Cycle:
     loop: int  # offer the turn's actions; back here after each one
     end_at: int  # end the turn, then begin the next one (or leave the cycle)
     done: int = 0  # where the phase goes on when its `until` holds
+    round_slot: int = -1  # a phase without `until`: the flow frame's slot holding the turn its round began at
     turn_start: Program | None = None
     turn_end: Program | None = None
     whens: list = field(default_factory=list)  # per action: its `when` Code or None
@@ -521,7 +537,7 @@ class State:
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
                  "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow",
-                 "chosen", "halt")
+                 "chosen", "halt", "work")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -548,6 +564,7 @@ class State:
         self.reason: str | None = None
         self.turn = 0
         self.steps = 0
+        self.work = 0  # elements expressions went through since the last step they were charged (limits.WORK_PER_STEP)
         self.decisions = 0
         self.log: list[dict] | None = [] if log else None
         self.choices: list[int] = []
@@ -614,6 +631,15 @@ class State:
         return numbered(self._labels())
 
     def _labels(self) -> list[str]:
+        # Showing the options is not playing: the work their labels' expressions do is not charged to
+        # the game (a logged game and an unlogged one, a watched one and a bot's, use the same steps).
+        steps, work = self.steps, self.work
+        try:
+            return self._labels_charged()
+        finally:
+            self.steps, self.work = steps, work
+
+    def _labels_charged(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -640,8 +666,7 @@ class State:
                 out.append(label(self, fr[2]))
             return out
         slot, _prompt, ty = meta[:3]
-        el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
-                                               T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        el = T.CARDS if kind == SUBSET else ELEMENT.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
 
     def _fill_label(self, action_name: str, tpl, params: list) -> str:
@@ -670,7 +695,7 @@ class State:
         if el is None:  # once per game, action and parameter: search agents label options all the time
             code = list(g.spec.actions[action_name].params.values())[k]
             ty = code.ast.ty if code.ast is not None else T.ANY
-            el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+            el = ELEMENT.get(ty, T.STR)
             g.param_show[(action_name, k)] = el
         return self.card_text(x, el)
 
@@ -678,7 +703,13 @@ class State:
         if self.pkind == ACTION:
             return "your action"
         prompt = self.pmeta[1]
-        return prompt(self, self.stack[-1][2]) if prompt else "choose"
+        if not prompt:
+            return "choose"
+        steps, work = self.steps, self.work  # showing is not playing: see _labels
+        try:
+            return prompt(self, self.stack[-1][2])
+        finally:
+            self.steps, self.work = steps, work
 
     def apply(self, i: int) -> None:
         """Take option `i` (from 0) of the pending decision and run to the next decision or the end.
