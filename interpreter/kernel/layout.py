@@ -4,7 +4,8 @@ Owns where everything lives in that array (`Layout`), the run-time parameters ar
 budget, options, readings, board sizes), and the status and stop codes a kernel game ends with.
 
     header  cur, turn, steps, decisions, status, turn_over, in_turn, idle, quiet, next seat, order,
-            skips, players, error code, the chance and agents' random streams, record counters
+            skips, players, error code, the chance and agents' random streams, record counters, work
+            (elements expressions went through since the last step they were charged: lang/limits.py)
     winners one flag per seat
     gvars   global variables (keyed ones: one slot per key)
     pvars   per player variable slot i, seat p at pv + i * max_players + p
@@ -23,7 +24,7 @@ from ..lower import ir
 
 # header slots
 CUR, TURN, STEPS, DECISIONS, STATUS, TURN_OVER, IN_TURN, IDLE, QUIET, NXT, ORDER, SKIPS, N, ERR, RNG, ARNG, \
-    NCH, NCC, NWIN = range(19)
+    NCH, NCC, WORK = range(19)
 HEADER = 20
 
 # status (the engine's Status, as numbers)
