@@ -41,6 +41,7 @@ class Pairing:
     start: Callable | None = None  # (pair, game, os_state, rng, seed) -> State: a game whose setup draws as OpenSpiel did
     returns: Callable | None = None  # State -> OpenSpiel's returns, when not the winner-takes-all default
     shares: tuple = ("first seat wins", "second seat wins", "draws")  # what the outcome comparison counts
+    shortest: int = 5  # the fewest moves a game of it can have (the shortest tic-tac-toe game has five)
     theirs: Callable[[int], int] = lambda a: a  # an OpenSpiel action as compared (Breakthrough: without its capture bit)
 
 
@@ -100,6 +101,54 @@ def _dots_action(n: int) -> Callable[[str], int]:
     return action
 
 
+def _liars_action(dice: int) -> Callable[[str], int]:
+    """`bid n x f` as OpenSpiel's bid number (n - 1) * 6 + (f - 1); `call liar` is the number after the last bid."""
+    def action(label: str) -> int:
+        if label == "call liar":
+            return 2 * dice * 6
+        n, f = label[len("bid "):].split(" x ")
+        return (int(n) - 1) * 6 + int(f) - 1
+    return action
+
+
+def _liars_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+    """OpenSpiel rolls every die of the first player, then the second's; the setup's secret dice are scripted
+    with the same values, in the same order."""
+    dice = []
+    while os_state.is_chance_node():
+        dice.append(rng.choice([a for a, _p in os_state.chance_outcomes()]) + 1)
+        os_state.apply_action(dice[-1] - 1)
+    return game.new_game(pair.players, seed, chance=Chance(dice=dice))
+
+
+EUCHRE_SUITS = ["clubs", "diamonds", "hearts", "spades"]  # OpenSpiel's suit order (C, D, H, S); card = 4 * (rank - 9) + suit
+
+
+def _euchre_action(label: str) -> int:
+    """Pass 24, trumps 25-28 (by suit), alone 29, with partner 30; a card (discard or play) its number."""
+    fixed = {"pass": 24, "go alone": 29, "play with partner": 30}
+    if label in fixed:
+        return fixed[label]
+    if label.startswith("trumps: "):
+        return 25 + EUCHRE_SUITS.index(label[len("trumps: "):])
+    rank, suit = label.split(": ", 1)[-1].split(" of ")
+    return 4 * (int(rank) - 9) + EUCHRE_SUITS.index(suit)
+
+
+def _euchre_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+    """OpenSpiel draws the dealer, deals twenty cards from the dealer round the table and turns one up; the
+    setup's random dealer is scripted and its shuffle stacked with that deal, turned card last."""
+    outcomes = []
+    while os_state.is_chance_node():
+        outcomes.append(rng.choice([a for a, _p in os_state.chance_outcomes()]))
+        os_state.apply_action(outcomes[-1])
+    dealer, deal = outcomes[0], outcomes[1:]
+    assert game.card_type == [f"card_{r}_{s}" for r in range(9, 15) for s in EUCHRE_SUITS]  # card ids are OpenSpiel's
+    # the dealt cards on top of the deck, in the order dealt (the turned card last)
+    return game.new_game(pair.players, seed, chance=Chance(dice=[dealer + 1],
+                                                           decks={"deck": [game.card_type[c] for c in deal]}))
+
+
 # Breakthrough: OpenSpiel numbers a move by its square (row by row from the top, a8 first), then one of six
 # directions (down left, down, down right, up left, up, up right), then whether it captures. The move
 # `a7b6` names its two squares only, so the capture bit is dropped from OpenSpiel's actions before they
@@ -156,6 +205,16 @@ PAIRS = {
                          lambda st: [float(x) for x in st.result().scores], MADE),
     "oh_hell_5": Pairing("games/oh_hell.yaml", "oh_hell(players=5)", {}, _oh_hell_action, 5, None, 100,
                          _oh_hell_start, lambda st: [float(x) for x in st.result().scores], MADE),
+    "liars_dice_1": Pairing("games/liars_dice.yaml", "liars_dice(numdice=1)", {"dice": 1}, _liars_action(1), 2,
+                            None, 400, _liars_start, shortest=2),
+    "liars_dice_5": Pairing("games/liars_dice.yaml", "liars_dice(numdice=5)", {"dice": 5}, _liars_action(5), 2,
+                            None, 200, _liars_start, shortest=2),
+    "euchre": Pairing("games/euchre.yaml", "euchre", {}, _euchre_action, 4, None, 200, _euchre_start,
+                      lambda st: [float(x) for x in st.result().scores], ("first side wins", "second side wins", "draws"),
+                      shortest=17),
+    "euchre_unstuck": Pairing("games/euchre.yaml", "euchre(stick_the_dealer=false)", {"stick": False}, _euchre_action,
+                              4, None, 200, _euchre_start, lambda st: [float(x) for x in st.result().scores],
+                              ("first side wins", "second side wins", "hands thrown in"), shortest=8),
 }
 GAMES = 60  # lockstep games per pairing
 
@@ -221,7 +280,7 @@ def test_random_games_in_lockstep_with_openspiel(name):
     pair = PAIRS[name]
     game = _game(pair)
     lengths = [lockstep(pair, game, seed)[0] for seed in range(GAMES)]
-    assert min(lengths) >= 5  # the shortest tic-tac-toe game has five moves
+    assert min(lengths) >= pair.shortest  # lockstep ran whole games, not stopped at the first step
 
 
 def _share(results: list[list[float]]) -> tuple[float, float, float]:

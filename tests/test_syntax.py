@@ -75,6 +75,8 @@ def sx(n) -> str:
         return f"(let {n.name} {sx(n.value)})"
     if isinstance(n, N.Assign):
         return f"({n.op} {sx(n.target)} {sx(n.value)})"
+    if isinstance(n, N.Reveal):
+        return f"(reveal {sx(n.target)})"
     if isinstance(n, N.CallStmt):
         return f"(do {sx(n.call)})"
     if isinstance(n, (N.EndTurn, N.EndGame, N.Pass)):
@@ -214,6 +216,7 @@ STATEMENTS = [
     ("assign_index", "x[1] = 2", "(= (index x 1) 2)"),
     ("procedure_call", "stun_minus(card)", "(do (call stun_minus card))"),
     ("procedure_call_no_args", "flip()", "(do (call flip))"),
+    ("reveal", "reveal(me.dice)", "(reveal (. me dice))"),
     ("end_turn", "end turn", "(end-turn)"),
     ("end_game", "end game", "(end-game)"),
     ("next_turn", "next turn to seat(2)", "(turn-order to (call seat 2))"),

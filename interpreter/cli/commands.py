@@ -351,7 +351,8 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     t.add_row("finished", str(d["finished"]))
     t.add_row("stalled", f"{d['stalled']} ({d['stalled_rate']['mean']:.1%}{_ci(d['stalled_rate'], True)})")
     t.add_row("errors", str(d["errors"]))
-    t.add_row("shared wins (draws) / no winner", f"{d['draws']} / {d['no_winner']}")
+    t.add_row("shared wins (draws) / no winner" if not d.get("sides") else "won by two sides or more (draws) / no winner",
+              f"{d['draws']} / {d['no_winner']}")
     tu = d["turns"]
     t.add_row("turns mean", f"{tu['mean']:.1f}{_ci(tu)}")
     t.add_row("turns p50 / p95 / max", f"{tu['p50']} / {tu['p95']} / {tu['max']}")
@@ -361,6 +362,10 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     for i, w in enumerate(d["wins"]):
         t.add_row(f"wins P{i + 1}", f"{w:.1%} [{d['wins_ci95'][i][0]:.1%}, {d['wins_ci95'][i][1]:.1%}]"
                   if d["wins_ci95"][i] else f"{w:.1%}")
+    for side in d.get("sides") or []:  # a game of sides (game.teams): a side wins together
+        seats = "+".join(f"P{p}" for p in side["seats"])
+        t.add_row(f"wins {side['name']} ({seats})", f"{side['wins']:.1%}" + (
+            f" [{side['wins_ci95'][0]:.1%}, {side['wins_ci95'][1]:.1%}]" if side["wins_ci95"] else ""))
     for name, m in d["measures"].items():
         t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}{_ci(m, digits=2)}")
     t.add_row("seconds", f"{d['seconds']:.2f}")
@@ -637,6 +642,8 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
               f"{rep.policy}; {how}; {rep.seconds:.1f} s", markup=False)
     out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
               f"{b['turns_mean']} turns on average", markup=False)
+    if b.get("side_wins"):  # a game of sides: who wins is a side
+        out.print("wins by side: " + ", ".join(f"{s['name']} {s['wins']:.1%}" for s in b["side_wins"]), markup=False)
     out.print(_margins_line(rep), markup=False)
     out.print(_lab_table(rep, "difference from the default, 95% intervals (Bonferroni over measures); material: "
                               "outside the margin, immaterial: inside it"))

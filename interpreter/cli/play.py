@@ -252,7 +252,7 @@ class Session:
         from ..runtime.redact import seat_events
         events = seat_events(st.log[self.shown:], self.g, self.s.players, self.s.seat)  # this seat's view only
         self.shown = len(st.log)
-        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
+        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "roll", "reveal", "end") or
                 e["e"] == "choice" and e["player"] != self.s.seat]
         shown = 0
         for line in narrate(keep):
@@ -309,8 +309,9 @@ class Session:
 
     def show_options(self, st: State) -> None:
         d = st.decision()
-        self.write(f"P{d.player + 1}, {d.prompt}:")
-        for i, lab in enumerate(d.labels, 1):
+        from ..runtime.redact import seat_labels, seat_prompt  # a label or prompt may show another seat's secret
+        self.write(f"P{d.player + 1}, {seat_prompt(st, d.player)}:")
+        for i, lab in enumerate(seat_labels(st, d.player), 1):
             self.write(f"  {i}. {lab}")
 
     def why(self, st: State, arg: str) -> None:

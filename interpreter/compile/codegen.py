@@ -17,7 +17,7 @@ import itertools
 import re
 from typing import Any, Callable
 
-from ..lang import boards, nodes as N
+from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
@@ -469,8 +469,18 @@ class PyGen:
             elif p.ty in (T.CARD, T.CARDS):  # cards are marked for the seat-aware narration (runtime/redact.py)
                 parts.append(f"st.card_text({self.expr(p)}, {self.k(p.ty)})")
             else:
-                parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
+                parts.append(self._secret_hole(p, f"st.g.show({self.expr(p)}, {self.k(p.ty)})"))
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
+
+    def _secret_hole(self, p: N.Expr, shown: str) -> str:
+        """A narration hole that reads hidden variables (lang/hidden.py), marked with the seats that may read
+        it, so the seat-aware narration hides it from the others (runtime/redact.py)."""
+        reads = hidden.hidden_reads(self.comp.spec, p)
+        if not reads:
+            return shown
+        rows = self.k(tuple((r.scope, r.rows) for r in reads))
+        owners = ", ".join("None" if r.owner is None else self.expr(r.owner) for r in reads)
+        return f"st.secret_text({shown}, {rows}, ({owners},))"
 
     # -- user functions and procedures ----------------------------------------------
     def function(self, name: str) -> str:
@@ -585,6 +595,12 @@ class PyGen:
             row, key = f"st.pvars[{i}]", self.expr(t.obj)
         else:
             row, key = ("st.gvars" if kind == "gvar" else "st.tvars"), str(i)
+        if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
+            owner = key if kind == "pvar" else "None"
+            return self._plain_assign(s, val, vd, row, key) + [f"if st.shown: st.conceal({self.k(scope)}, {i}, {owner})"]
+        return self._plain_assign(s, val, vd, row, key)
+
+    def _plain_assign(self, s: N.Assign, val: str, vd: Any, row: str, key: str) -> list[str]:
         r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
         new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
         lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
@@ -605,6 +621,15 @@ class PyGen:
         return lines + [f"{r}[{kk}] = {v}"]
 
     def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
+        kv, _table = self.comp.key_slots(s.target)
+        vd = self.comp.vardefs[kv.scope][kv.index]
+        lines = self._assign_keyed_value(s, val)
+        if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
+            owner = self.expr(s.target.obj.obj) if kv.scope == "player" else "None"
+            lines.append(f"if st.shown: st.conceal({self.k(kv.scope)}, {self._key_row(s.target)}, {owner})")
+        return lines
+
+    def _assign_keyed_value(self, s: N.Assign, val: str) -> list[str]:
         row, key = self._keyed(s.target)
         kv, table = self.comp.key_slots(s.target)
         vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
@@ -679,6 +704,16 @@ class PyGen:
             return ["st.skips += 1"]
         return ["st.order = -st.order"]
 
+    def s_Reveal(self, s: N.Reveal) -> list[str]:
+        owner = "None" if s.owner is None else self.expr(s.owner)
+        if not s.rows:  # one key of a keyed variable: its row
+            return [f"st.reveal({self.k(s.scope)}, ({self._key_row(s.target)},), {owner})"]
+        return [f"st.reveal({self.k(s.scope)}, {self.k(tuple(s.rows))}, {owner})"]
+
+    def _key_row(self, e: N.Index) -> str:
+        """The variable row (slot) `x[key]` of a keyed variable names."""
+        row, key = self._keyed(e)
+        return row[len("st.pvars["):-1] if e.ref[1] == "player" else key
     # Narration runs only in a logged game: the work its expressions do is not charged to the game (a
     # logged game and an unlogged one take the same steps), except what it would take past the budget.
     def _uncharged(self, lines: list[str]) -> list[str]:

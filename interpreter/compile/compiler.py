@@ -15,7 +15,7 @@ import operator
 from itertools import combinations
 from typing import Any, Callable
 
-from ..lang import boards, nodes as N
+from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
@@ -470,11 +470,21 @@ class Compiler:
             elif p.ty is T.ZONE:  # a zone is shown as the cards in it
                 parts.append((self.ccoll(p), T.CARDS))
             else:
-                parts.append((self.cexpr(p), p.ty))
+                reads = hidden.hidden_reads(self.spec, p)
+                if reads:  # marked with the seats that may read it (runtime/redact.py)
+                    parts.append((self._secret_hole(self.cexpr(p), p.ty, reads), T.STR))
+                else:
+                    parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
             return "".join(p if isinstance(p, str) else st.card_text(p[0](st, L), p[1]) for p in parts)
         return render
+
+    def _secret_hole(self, f: Fn, ty: T, reads: list) -> Fn:
+        rows = tuple((r.scope, r.rows) for r in reads)
+        owners = [None if r.owner is None else self.cexpr(r.owner) for r in reads]
+        return lambda st, L: st.secret_text(st.g.show(f(st, L), ty), rows,
+                                            tuple(None if o is None else o(st, L) for o in owners))
 
     # -- keyed variables (`keys:`): one plain variable slot per key ---------------
     def key_slots(self, e: N.Index) -> tuple[Any, dict]:

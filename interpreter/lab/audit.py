@@ -36,8 +36,9 @@ _PUBLIC_OF_A_ZONE = {"count", "empty"}  # what every seat may know of any zone
 
 
 def audit(spec: Spec) -> list[Diagnostic]:
+    from .leaks import leak_findings  # hidden values stored where every seat reads them (W530-W532)
     return (misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec)
-            + hidden_condition_findings(spec))
+            + hidden_condition_findings(spec) + leak_findings(spec))
 
 
 def reads_hidden(e: N.Node, spec: Spec, depth: int = 0) -> N.Node | None:

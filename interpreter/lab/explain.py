@@ -60,6 +60,16 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
         out.append(f"Rulebook: *{rb.get('title', '?')}*" + (f", {rb['publisher']}" if rb.get("publisher") else "")
                    + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
     out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
+    if spec.teams is not None:  # partnerships (lang/teams.py)
+        sides = spec.teams.sides(spec.max_players)
+        out.append("Sides: " + "; ".join(f"{spec.teams.name(k)} (seats {', '.join(str(p + 1) for p in side)})"
+                                         for k, side in enumerate(sides)) + ".\n")
+    secrets = [f"`{v.name}` ({v.visible})" for scope in ("global", "player") for v in spec.vars[scope].values()
+               if v.visible != "public" and v.key is None] + \
+        [f"`{kv.name}` ({spec.vars[kv.scope][f'{kv.name}[{kv.keys[0]}]'].visible})" for scope in ("global", "player")
+         for kv in spec.keyed[scope].values() if spec.vars[kv.scope][f"{kv.name}[{kv.keys[0]}]"].visible != "public"]
+    if secrets:  # secrets that are not cards (lang/hidden.py)
+        out.append("Hidden variables: " + ", ".join(secrets) + ".\n")
     out.append("## Components\n")
     comps = d.get("components") or {}  # a game without cards has none
     decls = comps.get("cards") or {}

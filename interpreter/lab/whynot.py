@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ..lang import nodes as N
+from ..lang import hidden, nodes as N
+from ..runtime.redact import HIDDEN_VALUE, reads_seers
 from ..compile.compiler import ACTION, Compiler
 from ..runtime.engine import Game, State
 from ..lang.kinds import T
@@ -74,6 +75,18 @@ def _readable_leaves(e: Any, out: list) -> None:
                         _readable_leaves(x, out)
 
 
+def _readable(state: State, comp: Compiler, leaf: N.Expr, scratch: list) -> bool:
+    """Whether the deciding player may read the value of `leaf` (it may read hidden variables: lang/hidden.py)."""
+    reads = hidden.hidden_reads(state.g.spec, leaf)
+    if not reads:
+        return True
+    try:
+        owners = tuple(None if r.owner is None else comp.expr(r.owner)(state, scratch[:]) for r in reads)
+    except Exception:  # an owner that needs context the whole condition gives it: any seat's
+        owners = (None,) * len(reads)
+    return state.pplayer in reads_seers(state, tuple((r.scope, r.rows) for r in reads), owners)
+
+
 def unavailable(state: State) -> list[WhyNot]:
     """Every action of this turn that the pending decision does not offer, with the reason."""
     if state.pkind != ACTION or state.popts is None:
@@ -123,7 +136,7 @@ def explain(state: State, name: str, label: str) -> WhyNot:
                         except Exception:  # a leaf may need context the whole condition gives it
                             continue
                         ty = leaf.ty if leaf.ty is not None else T.ANY
-                        item = f"{shown} = {g.show(v, ty)}"
+                        item = f"{shown} = {g.show(v, ty) if _readable(state, comp, leaf, scratch) else HIDDEN_VALUE}"
                         if item not in values:
                             values.append(item)
             if not reasons:

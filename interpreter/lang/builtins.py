@@ -259,15 +259,22 @@ def random_number(st, lo: int, hi: int) -> int:
     return st.chance().randint(lo, hi)  # copy-on-write: a clone may share the RNG
 
 
-def roll_dice(st, n: int, sides: int) -> list[int]:
-    """`n` dice of `sides` sides, in the order rolled (logged as one `roll` event)."""
+def roll_dice(st, n: int, sides: int, player: int | None = None, seers: tuple | None = None) -> list[int]:
+    """`n` dice of `sides` sides, in the order rolled (logged as one `roll` event).
+
+    The roll is the player's whose turn it is (nobody's outside a turn: a die rolled in setup is the
+    game's); a secret roll (lang/hidden.py) names its player and the seats that see it (`seers`)."""
     if not 0 <= n <= MAX_DICE:
         raise RuleError(f"a roll of {n} dice (from 0 to {MAX_DICE} dice can be rolled at once)")
     if not 1 <= sides <= MAX_SIDES:
         raise RuleError(f"a die with {sides} sides (a die has 1 to {MAX_SIDES} sides)")
     out = [random_number(st, 1, sides) for _ in range(n)]
     if st.log is not None:
-        st.event("roll", player=st.cur, dice=out, sides=sides)
+        who = player if player is not None else st.cur if st.in_turn else None
+        if seers is None:
+            st.event("roll", player=who, dice=out, sides=sides)
+        else:
+            st.event("roll", player=who, dice=out, sides=sides, seers=list(seers))
     return out
 
 
@@ -468,4 +475,5 @@ NAMESPACES = {
 
 # The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
 # which adds them to BUILTINS when it is imported (it builds on Builtin above); the package's
-# __init__ imports it, so the table is whole wherever it is read.
+# __init__ imports it, so the table is whole wherever it is read. The side builtins (teams.py) and
+# the secret dice (hidden.py) register themselves the same way.

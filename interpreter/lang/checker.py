@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import boards, counts, decks, givens, labels, limits, nodes as N
+from . import boards, counts, decks, givens, hidden, labels, limits, nodes as N, teams
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
@@ -164,6 +164,8 @@ class Checker:
     # -- spec-level ------------------------------------------------------------
     def structure(self) -> None:
         s = self.spec
+        teams.check(self)
+        hidden.check_vars(self)
         if s.min_players > s.max_players:
             self.error("E410", f"game.players: min ({s.min_players}) is more than max ({s.max_players})",
                        s.doc.span(("game", "players")))
@@ -473,7 +475,9 @@ class Checker:
 
     # -- statements ----------------------------------------------------------
     def stmts(self, code: Code, sc: _Scope, body: list | None) -> None:
-        for st in body or []:
+        for i, st in enumerate(body or []):
+            if isinstance(st, N.Reveal) and "reveal" in self.spec.procedures:  # the spec's own procedure
+                body[i] = st = N.CallStmt(st.pos, st.call)
             self.stmt(code, sc, st)
 
     def stmt(self, code: Code, sc: _Scope, st: N.Stmt) -> None:
@@ -583,6 +587,9 @@ class Checker:
     def s_TurnOrder(self, code, sc, st: N.TurnOrder) -> None:
         if st.who is not None:
             self.expect_type(code, self.expr(st.who, code, sc), T.PLAYER, st.who, "next turn to")
+
+    def s_Reveal(self, code, sc, st: N.Reveal) -> None:
+        hidden.check_reveal(self, code, sc, st)
 
     def s_Say(self, code, sc, st: N.Say) -> None:
         self.pure(st.text, code, sc)  # evaluated only when somebody reads the log
@@ -973,6 +980,8 @@ class Checker:
             types.append(t)
         if e.func in boards.BOARD_BUILTINS:
             boards.check_call(self, e, code)
+        if e.func in teams.TEAM_BUILTINS:
+            teams.check_call(self, e, code)
         if e.func in ("sum", "highest", "lowest") and len(e.args) == 1 and types[0] not in (T.INTS, T.ANY):
             self.error("E433", f"{e.func}() of {word(types[0])} needs a property to add up", code, e.pos,
                        hint=f"for example: {b.example}")

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import boards, counts, decks, syntax
+from . import boards, counts, decks, syntax, teams
 
 
 @dataclass(slots=True)
@@ -74,6 +74,7 @@ class VarDef:
     key: Any = None  # set for one value of a keyed variable (its key)
     values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
     board: str | None = None  # a `type: cell` variable's board (its `board:`, or the spec's only board)
+    visible: str = "public"  # who may read it: public | owner | side | nobody (lang/hidden.py)
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
@@ -130,6 +131,7 @@ class Action:
     params: dict[str, Code]
     do: Code
     span: Span | None
+    secret: bool = False  # `secret: true`: only the chooser sees the choice (lang/hidden.py)
 
 
 @dataclass(slots=True)
@@ -271,6 +273,7 @@ class Spec:
     lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
     boards: dict[str, BoardDef] = field(default_factory=dict)  # `boards:` grids of cells
     language: int | None = None  # `language: 1`: the version of the rules language it is written for (versions.py)
+    teams: Any = None  # `game.teams`: seats on a side (lang/teams.py TeamsDef), or None
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -431,7 +434,7 @@ class _Builder:
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
                                                 bool(v.get("clamp", False)), label, i, span, values=v.get("values"),
-                                                board=on)
+                                                board=on, visible=v.get("visible", "public"))
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span, board)
@@ -439,7 +442,7 @@ class _Builder:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
                                                           f"{label} ({k})", i, span, key=k, values=v.get("values"),
-                                                          board=on)
+                                                          board=on, visible=v.get("visible", "public"))
                     i += 1
         options = {name: OptionDef(name, o.get("label", name), option_values(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
@@ -453,7 +456,8 @@ class _Builder:
             p = ("actions", name)
             params = {k: self.code(p + ("choose", k), "condition") for k in (a.get("choose") or {})}
             actions[name] = Action(name, a.get("label", name), a.get("rule"), self.code(p + ("when",), "condition"),
-                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True))
+                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True),
+                                   bool(a.get("secret", False)))
         procedures = {name: Procedure(name, dict(pr.get("params") or {}), self.code(("procedures", name, "do"), "block"),
                                       pr.get("rule"), self.span("procedures", name, key=True))
                       for name, pr in (d.get("procedures") or {}).items()}
@@ -502,6 +506,7 @@ class _Builder:
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
             lab=self.lab(d.get("lab")), boards=boards_, language=d.get("language"),
+            teams=teams.build(game.get("teams"), self.span("game", "teams", key=True)),
         )
         if self.errors:
             raise SpecError(self.errors)

@@ -209,6 +209,18 @@ class TurnOrder(Stmt):
 
 
 @dataclass(slots=True, eq=False)
+class Reveal(Stmt):
+    """`reveal(me.dice)`: a hidden variable shown to every seat until it next changes (lang/hidden.py).
+    Written as a procedure call, so a spec's own procedure named `reveal` keeps its meaning (the checker
+    turns the statement back into that call)."""
+    target: Expr
+    call: Call
+    scope: str = field(default="player", kw_only=True)  # set by the checker
+    rows: tuple = field(default=(), kw_only=True)  # the variable's rows (every key of a keyed variable)
+    owner: Expr | None = field(default=None, kw_only=True)  # whose, for a player variable
+
+
+@dataclass(slots=True, eq=False)
 class Say(Stmt):
     text: Template
 
