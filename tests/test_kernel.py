@@ -69,7 +69,6 @@ if os.environ.get("RULEWRIGHT_KERNEL_ALL"):
         ("games/sushi_go.yaml", 3, {}, {}, 10),
         ("games/stunt-academy.yaml", 3, {}, {}, 10),  # `choose subset`
         ("games/othello.yaml", 2, {}, {}, 5),  # cells as values
-        ("games/backgammon.yaml", 2, {}, {}, 5),
     ]
 
 
