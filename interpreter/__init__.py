@@ -5,8 +5,10 @@ imports run downward only (tests/test_layout.py keeps it so):
 
     spec      YAML loading, positions, diagnostics, the JSON Schema check, variants
     lang      the rules language: grammar access, AST nodes, kinds, builtins, the checker, the checked model, limits
+    lower     the checked spec -> one typed intermediate form (slots, tables, flow; options and readings as parameters)
     compile   checked rule text -> closures and generated Python
     runtime   the engine (Game, State), seeds, the load pipeline, game logs, examples (scenarios)
+    kernel    the intermediate form -> a numba kernel: whole unlogged games natively, replayed in the engine to check
     agents    who makes each decision: random, scripted, greedy, MCTS, determinization, heuristics
     lab       many games: the runner and its statistics, measures, the ambiguity lab, compare, lint, explain, reports
     api       the stable front door for scripts and notebooks

@@ -15,7 +15,7 @@ import interpreter
 PACKAGE = pathlib.Path(interpreter.__file__).parent
 # Earlier stages first. A module may import its own stage and earlier ones. The faces share a rank:
 # each may use another's helpers (the web table may narrate), but none of them is imported by a stage.
-ORDER = ["spec", "lang", "compile", "runtime", "agents", "lab", "api", "faces"]
+ORDER = ["spec", "lang", "lower", "compile", "runtime", "kernel", "agents", "lab", "api", "faces"]
 FACES = {"cli", "pettingzoo_env", "web", "lsp"}
 
 

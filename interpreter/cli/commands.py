@@ -115,6 +115,10 @@ players_opt = click.option("--players", "-p", type=click.IntRange(1, 16), requir
 seed_opt = click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed.")
 budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
                           help="Step budget per game before it counts as stalled.")
+engine_opt = click.option("--engine", type=click.Choice(["kernel", "python"]), default=None,
+                          help="Where games run: the kernel (native, random players; compiled once per spec and "
+                               "cached) or the Python engine (the reference). Default: the kernel where it applies. "
+                               "Each engine has its own random streams: a seed's games differ between them.")
 
 
 class _Group(click.Group):
@@ -193,8 +197,11 @@ def _dump_yaml(data: Any) -> str:
 @reading_opt
 @agent_opt
 @budget_opt
+@click.option("--engine", type=click.Choice(["kernel", "python"]), default="python", show_default=True,
+              help="kernel: narrate the game the kernel plays with this seed (as `simulate --engine kernel` "
+                   "played it), replayed in the Python engine from the kernel's choices and chance.")
 def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool, as_seat: int | None, options,
-        readings, agents, budget) -> None:
+        readings, agents, budget, engine: str = "python") -> None:
     """Play one game and narrate it."""
     from ..runtime.gamelog import header, lines, write_atomic
     from .narrate import narrate
@@ -203,8 +210,12 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
     seats = _agents(agents, players)
     if log_path and not os.path.isdir(os.path.dirname(os.path.abspath(log_path))):
         raise click.UsageError(f"--log: the folder of {log_path} does not exist")
+    prepare = None
     try:
-        st = play(game, players, seed, seats, log=True, check=True)
+        if engine == "kernel":
+            st, prepare = _kernel_game(game, players, seed, seats, log_path)
+        else:
+            st = play(game, players, seed, seats, log=True, check=True)
     except SetupError as exc:
         raise click.UsageError(str(exc)) from None
     if log_path:  # the log first: it is the artifact, the narration only a view of it
@@ -222,14 +233,41 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
         events = seat_events(st.log, game, players, as_seat - 1)
     for line in narrate(events, verbose):
         out.print(line, markup=False)
-    if _show_fault(game, st, seats) or st.status is Status.ERROR:
+    if _show_fault(game, st, seats, prepare, engine) or st.status is Status.ERROR:
         raise Failed(f"the game stopped with an error: {st.reason}" if st.status is Status.ERROR else "")
 
 
-def _show_fault(game, st, agents: dict) -> bool:
-    """A game that failed (or ran out of budget): the rule text that was running, positioned; True if shown."""
+def _compiling_note(spec_obj, engine: str) -> None:
+    """Say so before a spec's kernel is compiled (seconds, once: later runs load it from the disk cache)."""
+    if engine != "kernel":
+        return
+    from ..kernel.build import cache_dir, is_cached
+    from ..kernel.run import kernel_for
+    if not is_cached(kernel_for(spec_obj).source):
+        err.print(f"compiling the kernel of {spec_obj.name} (once: it is cached in {cache_dir()})", markup=False)
+
+
+def _kernel_game(game, players: int, seed: int, seats: dict, log_path: str | None):
+    """The kernel's game of `seed`, replayed (logged) in the Python engine: (State, its chance hook)."""
+    from ..kernel import why_not
+    if log_path:
+        raise click.UsageError("--log with --engine kernel: a log replays from its seed on the Python engine; "
+                               "log a Python engine game instead")
+    reason = why_not(game.spec, seats)
+    if reason is not None:
+        raise click.UsageError(f"--engine kernel: {reason}")
+    if not game.spec.min_players <= players <= game.spec.max_players:
+        raise SetupError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players, "
+                         f"not {players}")
+    from ..kernel.run import kernel_for
+    return kernel_for(game.spec).replayed(game, players, seed, log=True, check=True)
+
+
+def _show_fault(game, st, agents: dict, prepare=None, engine: str = "python") -> bool:
+    """A game that failed (or ran out of budget): the rule text that was running, positioned; True if shown.
+    A kernel game comes with its chance (`prepare`), so the replay that positions it is the same game."""
     from ..runtime.faults import locate
-    fault = locate(game, st, agents)
+    fault = locate(game, st, agents, prepare=prepare, engine=engine)
     if fault is None:
         return False
     err.print(render(fault.diagnostic()), markup=False)
@@ -251,8 +289,9 @@ def _show_fault(game, st, agents: dict) -> bool:
 @reading_opt
 @agent_opt
 @budget_opt
+@engine_opt
 def simulate(spec: str, players: int, games: int, seed: int, workers: int, backend: str, address: str | None,
-             as_json: bool, options, readings, agents, budget) -> None:
+             as_json: bool, options, readings, agents, budget, engine: str | None = None) -> None:
     """Play many games and report statistics."""
     from ..lab.runner import GameSpec, require_ray, sweep, use_backend
     if backend == "ray":
@@ -266,21 +305,34 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
     if not game.spec.min_players <= players <= game.spec.max_players:
         raise click.UsageError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} "
                                f"players, not {players}")
-    gs = GameSpec(spec, opts, reads, game.budget, _agents(agents, players))
+    from ..kernel import choose
+    seats = _agents(agents, players)
+    engine, note = choose(game.spec, seats, engine)
+    if note:
+        err.print(f"note: {note}", markup=False)
+    _compiling_note(game.spec, engine)
+    gs = GameSpec(spec, opts, reads, game.budget, seats, engine=engine)
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("games", total=games)
         stats = sweep(gs, players, games, seed, workers, lambda k: progress.advance(task, k), game=game)
     d = stats.as_dict()
     d = {"spec": spec, "game": game.spec.name, "players": players, "seed": seed, "workers": workers, "backend": backend,
+         "engine": engine, **({"engine_note": note} if note else {}),
          "options": game.options, "readings": game.readings, **d}
     if as_json:
         click.echo(json.dumps(d, sort_keys=False))
         return
     _stats_table(d, {**{f"--option {k}": v for k, v in opts.items()}, **{f"--reading {k}": v for k, v in reads.items()}})
     if d["error_samples"]:  # the first failed game again, to show the rule text that failed
-        from ..lab.runner import play
-        _show_fault(game, play(game, players, d["error_samples"][0]["seed"], gs.agents), gs.agents)
+        first = d["error_samples"][0]["seed"]
+        if engine == "kernel":  # the kernel's game, replayed in the Python engine from its record
+            from ..kernel.run import kernel_for
+            st, prepare = kernel_for(game.spec).replayed(game, players, first)
+            _show_fault(game, st, gs.agents, prepare, engine)
+        else:
+            from ..lab.runner import play
+            _show_fault(game, play(game, players, first, gs.agents), gs.agents)
 
 
 def _ci(est: dict | None, pct: bool = False, digits: int = 1) -> str:
@@ -629,9 +681,10 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
                    "and flag the verdicts that depend on who plays.")
 @option_opt
 @budget_opt
+@engine_opt
 def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, until_decided: bool, batch,
                 precision, max_games, only, as_json: bool, report_dir, margins, agents, policies, options,
-                budget) -> None:
+                budget, engine: str | None = None) -> None:
     """Every ambiguity, and what each of its interpretations changes: material (outside the margin),
     immaterial (inside it), undecided (play more) or unreachable. Paired seeds, 95% intervals."""
     from ..lab import settings as S
@@ -669,7 +722,12 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
         except ReportError as exc:
             raise Failed(str(exc)) from None
     lab = dict(options=opts, workers=workers, precision=precision, max_games=max_games, only=list(only) or None,
-               margins=margin_pairs, until_decided=until_decided, batch=batch, budget=budget)
+               margins=margin_pairs, until_decided=until_decided, batch=batch, budget=budget, engine=engine)
+    from ..kernel import choose
+    lab_engine, lab_note = choose(game.spec, S.spec_agents(game.spec, players) if seats is None else seats, engine)
+    if lab_note and engine != "python":
+        err.print(f"note: {lab_note}", markup=False)
+    _compiling_note(game.spec, lab_engine)
     progress, update = _lab_progress("measuring")
     with progress:
         if policy_list is None:

@@ -83,6 +83,8 @@ class LabReport:
     mode: str = "fixed"  # fixed (--games), precision (--precision) or sequential (play until decided)
     max_games: int | None = None
     seconds: float = 0.0
+    engine: str = "python"  # where the games ran: the kernel (interpreter/kernel) or the Python engine
+    engine_note: str | None = None  # why not the kernel, when it was wanted
 
     @property
     def policy(self) -> str:
@@ -116,14 +118,16 @@ class LabReport:
                                         impact(a["impact"]), a.get("games_to_decide")))
         return cls(d["spec"], d["players"], d["seed"], d["games"], d["baseline"], ambs, d["confidence"],
                    d.get("margins", {}), {int(k) - 1: v for k, v in d.get("agents", {}).items()},
-                   d.get("mode", "fixed"), d.get("max_games"), d.get("seconds", 0.0))
+                   d.get("mode", "fixed"), d.get("max_games"), d.get("seconds", 0.0), d.get("engine", "python"),
+                   d.get("engine_note"))
 
     def as_dict(self) -> dict:
         return {"spec": self.spec, "players": self.players, "seed": self.seed, "games": self.games,
                 "confidence": self.level, "baseline": self.baseline,
                 "policy": self.policy, "agents": {str(s + 1): a for s, a in self.agents.items()},
                 "mode": self.mode, "max_games": self.max_games, "decided": self.decided,
-                "seconds": self.seconds, "margins": self.margins,
+                "seconds": self.seconds, "engine": self.engine,
+                **({"engine_note": self.engine_note} if self.engine_note else {}), "margins": self.margins,
                 "intervals": ("anytime-valid confidence sequences" if self.mode == "sequential" else
                               "fixed-sample intervals") + ", Bonferroni over the measures of each comparison",
                 "ambiguities": [a.as_dict() for a in self.ambiguities]}
@@ -216,7 +220,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
                   level: float = 0.95, only: list[str] | None = None,
                   progress: Callable[[int, int], None] | None = None,
                   margins: Mapping[str, str] | None = None, agents: dict[int, str] | None = None,
-                  until_decided: bool = False, batch: int | None = None, budget: int | None = None) -> LabReport:
+                  until_decided: bool = False, batch: int | None = None, budget: int | None = None,
+                  engine: str | None = "python") -> LabReport:
     """Measure every ambiguity of the spec at `path` (or those in `only`).
 
     `margins`: name -> margin text (`wins=0.02`, `turns=5%`), over the spec's `lab.margins` and the defaults.
@@ -225,6 +230,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     every reading is decided or `max_games` is reached, judging with confidence sequences.
     `budget`: steps per game before it counts as stalled (search agents make a stalled game costly: a reading
     that lets them stop every turn forever plays the whole budget, with a search at every decision).
+    `engine`: "python" (the reference), "kernel", or None: the kernel where it applies (kernel.choose says
+    why not; the command line's default).
     """
     from ..runtime.pipeline import load_game, load_spec
     t0 = time.perf_counter()
@@ -233,7 +240,10 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     seats = S.spec_agents(spec, players) if agents is None else dict(agents)
     wanted_margins = S.margins_for(spec, margins)
     names = [n for n in spec.ambiguities if not only or n in only]
-    kw = {"budget": budget} if budget else {}
+    from ..kernel import choose
+    engine, engine_note = choose(spec, seats, engine)
+    kw: dict = {"budget": budget} if budget else {}
+    kw["engine"] = engine
     base = Arm("default", GameSpec(path, options, {}, coverage=True, agents=seats, **kw))
     arms = [base]
     wanted: list[tuple[str, str, Arm]] = []
@@ -298,7 +308,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     mode = "sequential" if until_decided else "precision" if precision is not None else "fixed"
     return LabReport(path, players, seed, played, baseline_summary(base.results, players, spec.teams), results, level,
                      S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
-                     time.perf_counter() - t0)
+                     time.perf_counter() - t0, engine, engine_note)
 
 
 @dataclass(slots=True)

@@ -31,6 +31,7 @@ class GameSpec:
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
     coverage: bool = False  # count which rules, branches and readings run (slower)
+    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel), random agents only
 
     def load(self) -> Game:
         from ..runtime.pipeline import load_game
@@ -38,7 +39,7 @@ class GameSpec:
 
     def key(self) -> str:
         return repr((self.path, sorted(self.options.items()), sorted(self.readings.items()), self.budget,
-                     self.coverage))
+                     self.coverage, self.engine))
 
 
 def make_agents(names: dict[int, str], players: int, seed: int) -> list:
@@ -248,6 +249,9 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     if _worker_game.get("key") != key:
         _worker_game["key"], _worker_game["game"] = key, gs.load()
     game = _worker_game["game"]
+    if gs.engine == "kernel":
+        from ..kernel.run import kernel_for
+        return kernel_for(game.spec).summaries(game, players, master, start, stop, coverage=gs.coverage)
     before = game.hits[:]
     out = []
     measured = bool(game.spec.measures)
@@ -258,10 +262,18 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     return out, hits
 
 
+def _chunk_cap(gs: GameSpec) -> int:
+    """Games per task at most: a kernel batch is cheap per game and costs a call, a Python game the reverse."""
+    return 5000 if gs.engine == "kernel" else 250
+
+
 def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, workers: int = 1,
               game: Game | None = None) -> tuple[list[tuple], list[int] | None]:
     """Per-game summaries of games start..stop-1 (in order, independent of `workers`), and coverage."""
-    chunk = max(1, min(250, (stop - start) // max(1, workers * 4) or 1))
+    chunk = max(1, min(_chunk_cap(gs), (stop - start) // max(1, workers * 4) or 1))
+    if gs.engine == "kernel" and workers > 1:  # built (or loaded) here once, not by every worker at once
+        from ..kernel.run import kernel_for
+        kernel_for((game or gs.load()).spec).module
     tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
     if game is not None and workers <= 1:
         _worker_game["key"], _worker_game["game"] = gs.key(), game
@@ -338,9 +350,13 @@ def _map(tasks: list, workers: int) -> Iterable:
 def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
           progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
     """Play `games` games; results are independent of `workers`."""
-    stats = Stats.for_game(game or gs.load(), players)
+    game = game or gs.load()
+    stats = Stats.for_game(game, players)
     t0 = time.perf_counter()
-    chunk = max(1, min(250, games // max(1, workers * 8) or 1))
+    if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
+        from ..kernel.run import kernel_for
+        kernel_for(game.spec).module
+    chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:
         _worker_game["key"], _worker_game["game"] = gs.key(), game

@@ -57,6 +57,7 @@ class Fault:
     path: str = "SPEC"
     budget: int = DEFAULT_BUDGET
     agents: dict = field(default_factory=dict)  # seat (0-based) -> agent name, when not random
+    engine: str = "python"  # "kernel": a kernel game (`run --engine kernel` narrates it again)
 
     def diagnostic(self) -> Diagnostic:
         """The fault as a diagnostic (`path:line:col: error[E600]: ...`), with how to reproduce it."""
@@ -70,6 +71,7 @@ class Fault:
         extra += "".join(f" --reading {k}={v}" for k, v in sorted(self.readings.items()))
         extra += f" --budget {self.budget}" if self.budget != DEFAULT_BUDGET else ""
         extra += "".join(f" --agent {k + 1}={v}" for k, v in sorted(self.agents.items()))
+        extra += " --engine kernel" if self.engine == "kernel" else ""
         return f"reproduce with: rulewright run {self.path} -p {self.players} --seed {self.seed}{extra}"
 
     def choices_note(self) -> str:
@@ -80,27 +82,29 @@ class Fault:
         return f"after {len(self.choices)} choice(s); {which}option indices: {shown}"
 
 
-def locate(game: Game, st: State, agents: dict | None = None) -> Fault | None:
+def locate(game: Game, st: State, agents: dict | None = None, prepare=None, engine: str = "python") -> Fault | None:
     """The fault of a finished game `st` of `game`, positioned in the spec; None when it did not fail.
 
     `agents` (seat -> agent name) only goes into the command line that reproduces the game.
 
     The game is replayed from its seed and choices, compiled in locate mode
-    with the same options, readings and budget."""
+    with the same options, readings and budget; `prepare` scripts its chance first (a kernel game's
+    record, interpreter/kernel/replay.py), `engine` says which engine played it."""
     budget_out = st.status is Status.STALLED and "step budget" in (st.reason or "")
     if st.status is not Status.ERROR and not budget_out:
         return None
     options = {k: v for k, v in game.options.items() if v != game.spec.options[k].default}
     readings = {k: v for k, v in game.readings.items() if v != game.spec.ambiguities[k].default}
     fault = Fault(str(st.status), st.reason or "", None, st.seed, st.n, list(st.choices), options, readings,
-                  game.spec.doc.path, game.budget, dict(agents or {}))
+                  game.spec.doc.path, game.budget, dict(agents or {}), engine)
     if fault.reason.startswith("invariant '"):  # checked after a step, by the engine: the invariant is the place
         code = game.spec.invariants.get(fault.reason.split("'")[1])
         fault.span = code.span if code is not None else None
         return fault
     try:
         probe = Game(game.spec, game.options, game.readings, game.budget, locate=True)
-        again = probe.resume(st.n, st.seed, list(st.choices), check_invariants=st.check)
+        again = probe.resume(st.n, st.seed, list(st.choices), check_invariants=st.check,
+                             **({"prepare": prepare} if prepare is not None else {}))
     except (IllegalChoice, SetupError, RecursionError):
         return fault  # the replay went elsewhere (a hook set up the position): no place to show
     if again.status is not st.status or probe.at[0] is None:

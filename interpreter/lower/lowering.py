@@ -1,0 +1,370 @@
+"""Lowering: a checked `Spec` -> `ir.Game`, once per spec (not per variant).
+
+Owns the resolution of every checker reference into a typed IR node (ir.py): variable and zone
+slots, interned texts, card-property tables, keyed variables' key maps, cells as numbers, options
+and readings as run-time parameters, the flow as data. What the intermediate form does not express
+yet is reported as `Unsupported`, naming the construct and its file:line:col, never skipped.
+
+What it deliberately does not do: fold options or readings (they are run-time values here), or
+decide how a backend runs a node.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..lang import boards as B, nodes as N
+from ..lang.kinds import T
+from ..lang.model import Code, Spec
+from . import ir
+
+
+class Unsupported(Exception):
+    """A construct the intermediate form (or a backend reading it) does not cover yet."""
+
+    def __init__(self, construct: str, at: ir.Where | None = None, span: Any = None):
+        self.construct = construct
+        if span is None and at is not None and at[0] is not None:
+            code, pos = at
+            span = code.text.locate(*pos) if pos else code.span
+        self.span = span
+        where = f"{span.path}:{span.line}:{span.col}: " if span is not None else ""
+        super().__init__(f"{where}{construct}")
+
+
+_SCOPES = {"gvar": "global", "pvar": "player", "tvar": "turn"}
+_VAR_T = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}
+
+
+class Lowerer:
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.strings: list[str] = []
+        self._sid: dict[str, int] = {}
+        self.card_type: list[str] = []
+        for ct in spec.cards.values():
+            self.card_type.extend([ct.name] * ct.ids)
+        self.code: Code | None = None
+        if len(spec.boards) > 1:
+            raise Unsupported("a spec with more than one board is not yet on the kernel",
+                              span=next(iter(spec.boards.values())).span)
+        self.boards = [ir.Board(b.name, B.largest(b.rows, spec.options, spec.constants),
+                                B.largest(b.columns, spec.options, spec.constants)) for b in spec.boards.values()]
+        self.board_index = {b.name: i for i, b in enumerate(spec.boards.values())}
+        self.option_index = {n: i for i, n in enumerate(spec.options)}
+        self.reading_index = {n: i for i, n in enumerate(spec.ambiguities)}
+        for d in B.DIRECTIONS:  # directions first: their numbers index the kernel's step tables
+            self.intern(d)
+
+    # -- values ------------------------------------------------------------------------------------
+    def intern(self, s: str) -> int:
+        if s not in self._sid:
+            self._sid[s] = len(self.strings)
+            self.strings.append(s)
+        return self._sid[s]
+
+    def encode(self, v: Any) -> int:
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, int):
+            return v
+        if isinstance(v, str):
+            return self.intern(v)
+        raise Unsupported(f"a value of type {type(v).__name__} ({v!r}) is not yet on the kernel", self.at(None))
+
+    def at(self, node: N.Node | None) -> ir.Where:
+        return (self.code, node.pos if node is not None else None)
+
+    def no(self, what: str, node: N.Node | None) -> Unsupported:
+        return Unsupported(f"{what} is not yet on the kernel", self.at(node))
+
+    # -- the game ----------------------------------------------------------------------------------
+    def game(self) -> ir.Game:
+        s = self.spec
+        if s.triggers:
+            t = next(iter(s.triggers.values()))
+            raise Unsupported("triggers are not yet on the kernel", span=t.span)
+        for ct in s.cards.values():
+            if ct.count_code is not None or ct.counts is not None or ct.per_seat:
+                pass  # the start position is the reference engine's (the kernel copies it)
+        vars_ = {scope: [ir.VarInfo(v.name, self._start(v), (v.min, v.max, v.clamp)) for v in vs.values()]
+                 for scope, vs in s.vars.items()}
+        options = [(o.name, [self.encode(v) for v in o.values]) for o in s.options.values()]
+        readings = [(a.name, list(a.interpretations)) for a in s.ambiguities.values()]
+        procs = {n: ir.Procedure(n, [_ptype(t) for t in p.params.values()], self.block(f"procedure {n}", p.do))
+                 for n, p in s.procedures.items()}
+        funcs = {}
+        for n, f in s.functions.items():
+            self.code = f.value
+            funcs[n] = ir.Function(n, [_ptype(t) for t in f.params.values()], self.expr(f.value.ast), f.value.n_locals)
+        phases = []
+        if s.phases:
+            for ph in s.phases:
+                phases.append(ir.Phase(ph.name, ph.repeat, self.cond(ph.while_), self.block(f"phase {ph.name} start", ph.start),
+                                       self.cond(ph.until), self.block(f"phase {ph.name} end", ph.end), self.turn(ph.turn)))
+        else:
+            phases.append(ir.Phase(None, 1, None, None, None, None, self.turn(s.turn)))
+        first = None if isinstance(s.first, str) else self.cond(s.first)
+        turn_order = s.skip_if is not None or any(
+            isinstance(n, N.TurnOrder) for code in _codes(s) for n in N.walk(code.ast))
+        scratch = max([c.n_locals for c in (s.end_when, s.winners, s.first if not isinstance(s.first, str) else None)
+                       if c is not None] + [c.n_locals for ph in s.phases for c in (ph.while_, ph.until) if c] + [1])
+        return ir.Game(
+            s.name, s.min_players, s.max_players, self.strings, len(self.card_type), self.card_type, s.n_shared,
+            s.n_player_zones, vars_["global"], vars_["player"], vars_["turn"], options, readings, self.boards, procs,
+            funcs, self.block("setup", s.setup), first, phases, self.cond(s.end_when), s.end_check == "always",
+            self.cond(s.winners), s.vars["player"][s.score].index if s.score else None, turn_order, scratch,
+            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()])
+
+    def _start(self, v) -> int:
+        if v.type == "cell":  # a cell variable starts at its cell, else at the board's first cell
+            return self.cell_number(v.start) if v.start is not None else 0
+        if v.start is None:
+            return 0
+        return self.encode(v.start)
+
+    def cell_number(self, name: str) -> int:
+        """A cell's number from its name (`d4`: column d, row 4), on the one board."""
+        column, row = B.COLUMN_NAMES.index(name[0]) + 1, int(name[1:])
+        return (row - 1) * self.boards[0].max_columns + (column - 1)
+
+    def turn(self, td) -> ir.Turn:
+        actions = []
+        for name, _span in td.actions:
+            a = self.spec.actions[name]
+            params = []
+            for p in a.params.values():
+                self.code = p
+                params.append(self.expr(p.ast))
+            actions.append(ir.Action(name, self.cond(a.when), params, self.block(f"action {name}", a.do)))
+        return ir.Turn(self.block("turn start", td.start), self.block("turn end", td.end), actions)
+
+    def cond(self, code: Code | None) -> ir.X | None:
+        if code is None or code.ast is None:
+            return None
+        self.code = code
+        return self.expr(code.ast)
+
+    def block(self, name: str, code: Code | None) -> ir.Block | None:
+        if code is None or not code.ast:
+            return None
+        self.code = code
+        return ir.Block(self.stmts(code.ast), code.n_locals, name)
+
+    # -- statements --------------------------------------------------------------------------------
+    def stmts(self, body: list) -> list[ir.S]:
+        return [self.stmt(s) for s in body or []]
+
+    def stmt(self, s: N.Stmt) -> ir.S:
+        at = self.at(s)
+        if isinstance(s, N.Move):
+            return ir.Move(at, self.expr(s.what), self.expr(s.dest))
+        if isinstance(s, N.Shuffle):
+            return ir.Shuffle(at, self.expr(s.zone))
+        if isinstance(s, N.Let):
+            return ir.Let(at, s.slot, self.expr(s.value))
+        if isinstance(s, N.Assign):
+            target = self.expr(s.target)
+            bounds = None
+            if isinstance(target, (ir.Var, ir.Keyed)):
+                scope = target.scope
+                vd = self._vardef(target)
+                allowed = tuple(self.intern(v) for v in vd.values) if vd.type == "text" and vd.values else None
+                bounds = (vd.min, vd.max, vd.clamp, allowed)
+            return ir.Assign(at, target, s.op, self.expr(s.value), bounds)
+        if isinstance(s, N.CallStmt):
+            return ir.Call(at, s.call.func, [self.expr(a) for a in s.call.args])
+        if isinstance(s, N.EndTurn):
+            return ir.EndTurn(at)
+        if isinstance(s, N.EndGame):
+            return ir.EndGame(at)
+        if isinstance(s, N.Pass):
+            return ir.Pass(at)
+        if isinstance(s, N.TurnOrder):
+            return ir.TurnOrder(at, s.what, self.expr(s.who) if s.who is not None else None)
+        if isinstance(s, N.Say):
+            return ir.Say(at, s.text)
+        if isinstance(s, N.If):
+            return ir.If(at, [(self.expr(c), self.stmts(b)) for c, b in s.branches],
+                         self.stmts(s.orelse) if s.orelse is not None else None)
+        if isinstance(s, N.ForEach):
+            return ir.ForEach(at, s.slot, self.expr(s.coll), self.stmts(s.body))
+        if isinstance(s, N.Repeat):
+            return ir.Repeat(at, self.expr(s.count), self.stmts(s.body))
+        if isinstance(s, N.While):
+            return ir.While(at, self.expr(s.cond), self.stmts(s.body))
+        if isinstance(s, N.ChooseOption):
+            opts = [ir.Opt(self.expr(o.cond) if o.cond is not None else None, o.slot if o.var is not None else None,
+                           self.expr(o.coll) if o.var is not None else None, self.stmts(o.body)) for o in s.options]
+            return ir.ChooseOption(at, self.expr(s.by) if s.by is not None else None, opts)
+        if isinstance(s, N.ChooseValue):
+            return ir.ChooseValue(at, s.slot, self.expr(s.source), self.expr(s.by) if s.by is not None else None)
+        if isinstance(s, N.ChooseSubset):
+            return ir.ChooseSubset(at, s.slot, self.expr(s.source), self.expr(s.cond),
+                                   self.expr(s.by) if s.by is not None else None)
+        if isinstance(s, N.ChooseTogether):
+            return ir.ChooseTogether(at, s.slot, self.expr(s.source), self.expr(s.players), self.stmts(s.body))
+        raise self.no(f"the statement {type(s).__name__}", s)
+
+    def _vardef(self, target: ir.Var | ir.Keyed):
+        if isinstance(target, ir.Var):
+            return list(self.spec.vars[target.scope].values())[target.index]
+        return list(self.spec.vars[target.scope].values())[target.base]
+
+    # -- expressions -------------------------------------------------------------------------------
+    def expr(self, e: N.Expr) -> ir.X:
+        ty, at = e.ty, self.at(e)
+        if isinstance(e, N.Int):
+            return ir.Const(T.INT, at, e.value)
+        if isinstance(e, N.Bool):
+            return ir.Const(T.BOOL, at, int(e.value))
+        if isinstance(e, N.Str):
+            return ir.Const(T.STR, at, self.intern(e.value))
+        if isinstance(e, N.Name):
+            return self.name(e)
+        if isinstance(e, N.Attr):
+            return self.attr(e)
+        if isinstance(e, N.Index):
+            if e.ref is not None:
+                return self.keyed(e)
+            return ir.Builtin(ty, at, "index", [self.expr(e.obj), self.expr(e.key)])
+        if isinstance(e, N.Call):
+            kind, name = e.ref
+            if kind == "func":
+                return ir.FuncCall(ty, at, name, [self.expr(a) for a in e.args])
+            return self.builtin(e, name)
+        if isinstance(e, N.ListLit):
+            return ir.ListOf(ty, at, [self.expr(x) for x in e.items])
+        if isinstance(e, N.Filter):  # `while`: the elements up to the first that fails
+            return ir.Comprehension(ty, at, "while" if e.stop else "filter", e.slot, self.expr(e.coll),
+                                    self.expr(e.cond), None)
+        if isinstance(e, N.Quantifier):
+            return ir.Comprehension(ty, at, e.func, e.slot, self.expr(e.coll), self.expr(e.cond), None)
+        if isinstance(e, N.MapList):
+            return ir.Comprehension(ty, at, "map", e.slot, self.expr(e.coll),
+                                    self.expr(e.cond) if e.cond is not None else None, self.expr(e.value))
+        if isinstance(e, N.Aggregate):
+            return ir.Comprehension(ty, at, e.func, e.slot, self.expr(e.coll),
+                                    self.expr(e.cond) if e.cond is not None else None, self.expr(e.value))
+        if isinstance(e, N.Unary):
+            return ir.Unary(ty, at, e.op, self.expr(e.operand))
+        if isinstance(e, N.Binary):
+            left, right = self.expr(e.left), self.expr(e.right)
+            if e.op in ("==", "!=") and T.STR in (left.ty, right.ty):
+                left, right = self._reading_text(left, right), self._reading_text(right, left)
+            return ir.Binary(ty, at, e.op, left, right)
+        if isinstance(e, N.Ternary):
+            return ir.Ternary(ty, at, self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
+        if isinstance(e, N.LetIn):
+            return ir.LetIn(ty, at, e.slot, self.expr(e.value), self.expr(e.body))
+        if isinstance(e, N.Template):
+            raise self.no("a text with {holes} as a value", e)
+        raise self.no(f"the expression {type(e).__name__}", e)
+
+    def _reading_text(self, x: ir.X, other: ir.X) -> ir.X:
+        """`reading.a == "b"`: the text "b" becomes the number of interpretation b of a."""
+        if isinstance(x, ir.Const) and isinstance(other, ir.Param) and other.kind == "reading":
+            interps = list(self.spec.ambiguities[other.name].interpretations)
+            text = self.strings[x.value]
+            return ir.Const(T.INT, x.at, interps.index(text) if text in interps else -1)
+        return x
+
+    def name(self, e: N.Name) -> ir.X:
+        kind = e.ref[0]
+        at = self.at(e)
+        if kind == "local":
+            return ir.Local(e.ty, at, e.ref[1])
+        if kind in ("me", "players", "others", "winners"):
+            return ir.Special(e.ty, at, kind)
+        if kind == "gvar":
+            return ir.Var(e.ty, at, "global", e.ref[1], None, e.id)
+        if kind == "zone":
+            return ir.Zone(T.ZONE, at, e.ref[1], None)
+        if kind == "const":
+            v = self.spec.constants[e.ref[1]]
+            if isinstance(v, list):
+                return ir.ConstList(e.ty, at, tuple(self.encode(x) for x in v))
+            return ir.Const(e.ty, at, self.encode(v))
+        if kind == "board":
+            return ir.BoardRef(T.BOARD, at, self.board_index[e.ref[1]])
+        if kind == "cellname":  # `a8`: the cell itself
+            return ir.Const(T.CELL, at, self.cell_number(e.id))
+        raise self.no(f"the name '{e.id}'", e)
+
+    def attr(self, e: N.Attr) -> ir.X:
+        kind = e.ref[0]
+        at = self.at(e)
+        if kind == "option":
+            return ir.Param(e.ty, at, "option", self.option_index[e.name], e.name)
+        if kind == "reading":
+            return ir.Param(T.STR, at, "reading", self.reading_index[e.name], e.name)
+        if kind == "tvar":
+            return ir.Var(e.ty, at, "turn", e.ref[1], None, e.name)
+        obj = self.expr(e.obj)
+        if kind == "pvar":
+            return ir.Var(e.ty, at, "player", e.ref[1], obj, e.name)
+        if kind == "pzone":
+            return ir.Zone(T.ZONE, at, e.ref[1], obj)
+        if kind == "seat":
+            return ir.Seat(T.INT, at, obj)
+        if kind == "prop":
+            table = tuple(self.encode(self.spec.cards[t].props[e.name]) for t in self.card_type)
+            return ir.Prop(e.ty, at, e.name, table, obj)
+        if kind == "ctype":
+            return ir.Prop(T.STR, at, "type", tuple(self.intern(t) for t in self.card_type), obj)
+        if kind == "cell":
+            return ir.CellPart(T.INT, at, e.name, obj)
+        raise self.no(f"the field '{e.name}'", e)
+
+    def keyed(self, e: N.Index) -> ir.X:
+        _, scope, name = e.ref
+        kv = self.spec.keyed[scope][name]
+        key = self.expr(e.key)
+        if kv.board is not None:
+            keys: tuple = ("cell",)
+        elif all(isinstance(k, int) and not isinstance(k, bool) for k in kv.keys) and \
+                list(kv.keys) == list(range(kv.keys[0], kv.keys[0] + len(kv.keys))):
+            keys = ("range", kv.keys[0], kv.keys[-1])
+        elif all(isinstance(k, str) for k in kv.keys):
+            keys = ("table", {self.intern(k): j for j, k in enumerate(kv.keys)})
+        else:
+            raise self.no("a keyed variable with these keys", e)
+        owner = self.expr(e.obj.obj) if scope == "player" else None
+        return ir.Keyed(e.ty, self.at(e), scope, kv.index, key, keys, owner, name)
+
+    _BUILTINS = {"count", "sum", "highest", "lowest", "best", "worst", "top", "bottom", "first", "last", "seat",
+                 "next", "empty", "contains", "max", "min", "abs", "range", "position", "random", "roll", "dice",
+                 "cells", "cell", "on_board", "neighbours", "diagonals", "step", "can_step", "line", "after",
+                 "sorted", "top_sum", "place_points"}
+
+    def builtin(self, e: N.Call, name: str) -> ir.X:
+        if name not in self._BUILTINS:
+            raise self.no(f"the builtin {name}()", e)
+        args, prop = [], None
+        from ..lang.builtins import BUILTINS, PROP
+        b = BUILTINS[name]
+        for i, a in enumerate(e.args):
+            if i > 0 and b.params[i] == PROP:
+                k, key = a.ref
+                if k == "prop":
+                    table = tuple(self.encode(self.spec.cards[t].props[key]) for t in self.card_type)
+                    prop = ("prop", table)
+                else:
+                    prop = ("pvar", key)
+            else:
+                args.append(self.expr(a))
+        return ir.Builtin(e.ty, self.at(e), name, args, prop)
+
+
+def _ptype(t: str) -> T:
+    from ..lang.checker import PARAM_TYPES
+    return PARAM_TYPES[t]
+
+
+def _codes(spec: Spec):
+    from ..lang.model import codes
+    return [c for c in codes(spec) if c.ast is not None]
+
+
+def lower(spec: Spec) -> ir.Game:
+    """The intermediate form of a checked spec; `Unsupported` names the first construct it cannot express."""
+    return Lowerer(spec).game()
