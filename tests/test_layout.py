@@ -118,9 +118,8 @@ LONG_BECAUSE = (f"Over {LONG} lines because", "Why it is one long module:")
 CIRCLES_ALLOWED: set[frozenset[str]] = set()
 FACE_IMPORTS_ALLOWED: set[tuple[str, str]] = {
     ("web.narration", "cli.narrate"),
-    ("cli.commands", "web.tables"),
 }
-LONG_ALLOWED: set[str] = {"cli.commands"}
+LONG_ALLOWED: set[str] = set()
 
 
 def short(module: str) -> str:

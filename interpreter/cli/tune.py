@@ -1,5 +1,5 @@
 """`rulewright tune`: the variant search on the command line (its own module: commands.py names it, and imports
-it only when it is run).
+it only when it is run; it imports common.py, never commands.py).
 
 Owns the command's arguments, the rendering of bad `--target` and `--vary`
 text as positioned diagnostics (exit 2), the ranked table, the Pareto line,
@@ -16,7 +16,7 @@ import click
 from rich.table import Table
 
 from ..spec.diagnostics import SourceCache, SpecError, render
-from .commands import Failed, _load, _pairs, _show_diagnostics, budget_opt, err, option_opt, out, reading_opt, seed_opt
+from .common import Failed, _load, _pairs, _show_diagnostics, budget_opt, err, option_opt, out, reading_opt, seed_opt
 
 
 class BadArguments(Failed):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import socket
 from typing import Callable
 
+from .tables import TableError  # noqa: F401  (serve() raises it for specs the table cannot hold)
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
