@@ -15,7 +15,7 @@ import pytest
 
 from interpreter.api import load_game
 from interpreter.agents.determinize import determinize
-from interpreter.cli.narrate import narrate
+from interpreter.runtime.narrate import narrate
 from interpreter.runtime.engine import Status
 from interpreter.runtime.redact import HIDDEN, seat_events, seat_labels
 

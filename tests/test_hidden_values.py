@@ -17,7 +17,7 @@ import random
 import pytest
 
 from interpreter import api
-from interpreter.cli.narrate import narrate
+from interpreter.runtime.narrate import narrate
 from interpreter.lang import hidden
 from interpreter.lang.model import codes
 from interpreter.runtime.engine import Status

@@ -1,5 +1,5 @@
 """A face, the command line: the `rulewright` entry point with its fast path for repeated checks
-(launch), the click commands (commands), terminal play (play) and narration of game logs (narrate).
+(launch), the click commands (commands), terminal play (play).
 
 May import every stage and `api`. Imports nothing here, so that `launch` can answer a kept
 `check` verdict without loading the rest.

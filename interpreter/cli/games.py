@@ -40,7 +40,7 @@ def run(spec: str, players: int, seed: int, log_path: str | None, verbose: bool,
         readings, agents, budget, engine: str = "python") -> None:
     """Play one game and narrate it."""
     from ..runtime.gamelog import header, lines, write_atomic
-    from .narrate import narrate
+    from ..runtime.narrate import narrate
     from ..lab.runner import play
     game = _load(spec, _pairs(options, "--option"), _pairs(readings, "--reading"), budget)
     seats = _agents(agents, players)

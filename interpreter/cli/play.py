@@ -248,7 +248,7 @@ class Session:
     # -- showing ---------------------------------------------------------------------
     def narrate(self, st: State) -> int:
         """Public narration since the person last looked: turns, the spec's `say` lines, choices, the end."""
-        from .narrate import narrate
+        from ..runtime.narrate import narrate
         from ..runtime.redact import seat_events
         events = seat_events(st.log[self.shown:], self.g, self.s.players, self.s.seat)  # this seat's view only
         self.shown = len(st.log)

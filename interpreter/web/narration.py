@@ -10,7 +10,7 @@ Owns three things the table needs from a game's event log:
 - `seat_narration`, the one function that turns one step's events into the
   lines a seat is shown (and `seat_texts`, the same for its options, their
   prompt and why-not explanations). It words them as `rulewright run` does
-  (cli/narrate.py) and redacts every card name the seat could not see at the
+  (runtime/narrate.py) and redacts every card name the seat could not see at the
   start or at the end of the step: a spec's `say` line may print a hand
   ("hand: {me.hand}"), and another player's choice may name a hidden card.
   Redaction works on card labels, longest first, so "STUN" in "STUN PLUS" is
@@ -31,7 +31,7 @@ import functools
 import re
 from typing import Any
 
-from ..cli.narrate import narrate
+from ..runtime.narrate import narrate
 from ..compile.compiler import ACTION
 from ..runtime.redact import HIDDEN, seat_events, zone_seers
 

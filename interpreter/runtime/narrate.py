@@ -3,6 +3,8 @@
 Owns the wording of the engine's own events (turns, phases, choices, the
 end); the spec's `say` lines are shown as written. Moves and shuffles are
 shown only in verbose mode: the spec's narration already tells the story.
+Both faces narrate with it (the command line's `run` and terminal play, the
+table in the browser), so it lives below them.
 """
 from __future__ import annotations
 
