@@ -3,6 +3,9 @@ value kinds (kinds), the builtins table (builtins), the checked model of a whole
 checker with its names, types and flow sanity (checker), and the size limits it enforces (limits).
 
 Its product is a checked `Spec`; it runs nothing. May import `spec` and lark.
+
+The checker is read by what it checks: checker (the run, `check`), check_sections (the spec
+section by section), check_statements, check_expressions; options holds an option's values.
 """
 
 # The builtins table is filled by more than one module: the board builtins register themselves when

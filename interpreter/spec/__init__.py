@@ -5,4 +5,6 @@ the one bounded reader of every file a user points at, regular files only, insid
 
 Knows nothing of the rules language: rule text is still a string here. May import only the
 standard library, yaml, jsonschema and its own modules.
+
+What a loaded document is (`Document`, positions) is document's; loader and variants import it.
 """
