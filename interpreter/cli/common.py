@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any, Callable
 
 import click
 from rich.console import Console
@@ -121,6 +122,10 @@ players_opt = click.option("--players", "-p", type=click.IntRange(1, 16), requir
 
 
 seed_opt = click.option("--seed", "-s", type=int, default=0, show_default=True, help="Master seed.")
+workers_opt = click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+                           help="Processes to use; with --backend ray, chunks of games running at once on the cluster.")
+backend_opt = click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                           help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
 
 
 budget_opt = click.option("--budget", type=click.IntRange(100), default=None,
@@ -141,3 +146,16 @@ def _compiling_note(spec_obj, engine: str) -> None:
     from ..kernel.run import kernel_for
     if not is_cached(kernel_for(spec_obj).source):
         err.print(f"compiling the kernel of {spec_obj.name} (once: it is cached in {cache_dir()})", markup=False)
+
+
+def write_report(write: Callable[[Any, str], str], rep: Any, report_dir: str) -> None:
+    """`write(rep, report_dir)` (an HTML report's writer) and where it went; a report that cannot be made or a
+    folder that cannot be written ends the command with the reason."""
+    from ..lab.report import ReportError
+    try:
+        path = write(rep, report_dir)
+    except ReportError as exc:
+        raise Failed(str(exc)) from None
+    except OSError as exc:
+        raise Failed(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
+    err.print(f"report written to {path}", markup=False)

@@ -17,8 +17,8 @@ from rich.table import Table
 
 from ..spec.diagnostics import SpecError, render
 from ..runtime.engine import SetupError, Status
-from .common import (Failed, _agents, _compiling_note, _load, _pairs, _show_diagnostics, agent_opt, budget_opt,
-                     engine_opt, err, option_opt, out, players_opt, reading_opt, seed_opt)
+from .common import (Failed, _agents, _compiling_note, _load, _pairs, _show_diagnostics, agent_opt, backend_opt,
+                     budget_opt, engine_opt, err, option_opt, out, players_opt, reading_opt, seed_opt, workers_opt)
 
 
 @click.command()
@@ -105,10 +105,8 @@ def _show_fault(game, st, agents: dict, prepare=None, engine: str = "python") ->
 @players_opt
 @click.option("--games", "-g", type=click.IntRange(1), default=1000, show_default=True)
 @seed_opt
-@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
-              help="Processes to use; with --backend ray, chunks of games running at once on the cluster.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
+@workers_opt
+@backend_opt
 @click.option("--address", default=None, help="Ray cluster address (e.g. auto, ray://host:10001); none starts a local Ray.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @option_opt

@@ -16,7 +16,7 @@ from rich.table import Table
 from ..spec.diagnostics import SpecError
 from ..runtime.engine import SetupError
 from .common import (Failed, _agents, _compiling_note, _load, _pairs, _show_diagnostics, agent_opt, budget_opt,
-                     engine_opt, err, margin_opt, option_opt, out, players_opt, reading_opt, seed_opt)
+                     engine_opt, err, margin_opt, option_opt, out, players_opt, reading_opt, seed_opt, write_report)
 
 
 @click.command()
@@ -277,14 +277,8 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
             from ..lab.policies import policy_lab
             rep = policy_lab(spec, players, games, seed, policy_list, progress=lambda _p: update, **lab)
     if report_dir:
-        from ..lab.report import ReportError, write_lab_report
-        try:
-            path = write_lab_report(rep, report_dir)
-        except ReportError as exc:
-            raise Failed(str(exc)) from None
-        except OSError as exc:
-            raise Failed(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
-        err.print(f"report written to {path}", markup=False)
+        from ..lab.report import write_lab_report
+        write_report(write_lab_report, rep, report_dir)
     if as_json:
         click.echo(json.dumps(rep.as_dict()))
         return

@@ -16,7 +16,8 @@ import click
 from rich.table import Table
 
 from ..spec.diagnostics import SourceCache, SpecError, render
-from .common import Failed, _load, _pairs, _show_diagnostics, budget_opt, err, option_opt, out, reading_opt, seed_opt
+from .common import (Failed, _load, _pairs, _show_diagnostics, backend_opt, budget_opt, err, option_opt, out,
+                     reading_opt, seed_opt, workers_opt, write_report)
 
 
 class BadArguments(Failed):
@@ -120,10 +121,8 @@ def _print_search(rep, s, show: int) -> None:
 @click.option("--max-games", type=click.IntRange(10), default=3200, show_default=True,
               help="Games per candidate at most.")
 @seed_opt
-@click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
-              help="Processes to use; with --backend ray, chunks of games running at once on the cluster.")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where games run: local processes, or a Ray cluster (pip install 'rulewright[ray]').")
+@workers_opt
+@backend_opt
 @click.option("--address", default=None, help="Ray cluster address (e.g. auto); none starts a local Ray.")
 @click.option("--search", type=click.Choice(["auto", "exhaustive", "optuna"]), default="auto", show_default=True,
               help="Every variant, or Optuna's sampler with pruning; auto: every variant when there are at most "
@@ -227,15 +226,8 @@ def tune(spec: str, players: int, vary, targets, games: int, max_games: int, see
         except TuneError as exc:
             raise click.UsageError(str(exc)) from None
     if report_dir:
-        from ..lab.report import ReportError
         from ..lab.tune_report import write_tune_report
-        try:
-            path = write_tune_report(rep, report_dir)
-        except ReportError as exc:
-            raise Failed(str(exc)) from None
-        except OSError as exc:
-            raise Failed(f"cannot write the report in {report_dir}: {exc.strerror or exc}") from None
-        err.print(f"report written to {path}", markup=False)
+        write_report(write_tune_report, rep, report_dir)
     best = rep.best
     wrote = None
     if out_path and best is not None and best.meets != "false":
