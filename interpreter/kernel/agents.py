@@ -1,0 +1,161 @@
+"""Search agents on the kernel: the registry's `greedy`, by the same name and settings, played natively.
+
+Owns which seated agents the kernel can run (`why_not_agents`), the search kernel of a spec (`SearchKernel`:
+search_emit.py's module, built and cached as the random kernel is) and its batches. The Python agents
+(`agents/search.py`) stay the reference: the kernel's greedy takes the same steps (the same samples of
+re-dealt positions for every option, its own turn played out at random with common uniforms, the same
+early stop and the same judging), from its own random streams, so its games are not the Python agent's
+game for game, only as strong (tests/test_kernel_agents.py compares win shares with their intervals).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..lang.model import Spec
+from ..lower.lowering import Lowerer, Unsupported
+from ..runtime.engine import Game
+from ..runtime.seeds import game_seed
+from . import layout as Y
+from .build import load_module
+from .search_emit import SearchEmitter
+
+KERNEL_AGENTS = ("random", "greedy")  # agents the kernel plays; every other one runs on the Python engine
+_kernels: dict[int, "SearchKernel | Unsupported"] = {}
+
+
+def why_not_agents(agents: dict[int, str] | None) -> str | None:
+    """Why these seated agents cannot all run on the kernel (None when they can)."""
+    from ..agents.registry import parse_agent
+    names = sorted({parse_agent(t)[0] for t in (agents or {}).values()} - set(KERNEL_AGENTS))
+    if names:
+        return (f"agent {', '.join(names)} is not yet on the kernel (the kernel plays "
+                f"{', '.join(KERNEL_AGENTS)})")
+    return None
+
+
+def searching(agents: dict[int, str] | None) -> bool:
+    """Whether any seat has an agent other than random (then games run on the search kernel)."""
+    return any(t != "random" for t in (agents or {}).values())
+
+
+def search_kernel_for(spec: Spec, game: Game) -> "SearchKernel":
+    hit = _kernels.get(id(spec))
+    if hit is None or (isinstance(hit, SearchKernel) and hit.spec is not spec):
+        try:
+            hit = SearchKernel(spec, game)
+        except Unsupported as exc:
+            hit = exc
+        _kernels[id(spec)] = hit
+    if isinstance(hit, Unsupported):
+        raise hit
+    return hit
+
+
+class SearchKernel:
+    """A spec's kernel for games with search agents (search_emit.py); inputs as the random kernel's."""
+
+    def __init__(self, spec: Spec, game: Game):
+        from ..agents.determinize import home_seats, unseen_zones
+        from .run import kernel_for
+        self.spec = spec
+        self.base = kernel_for(spec)  # start positions and parameters: the same layout
+        lw = Lowerer(spec)
+        g = lw.game()
+        h = spec.heuristic
+        heuristic = lw.cond(h) if h is not None and h.ast is not None else None
+        mp = spec.max_players
+        unseen = [unseen_zones(game, mp, p) for p in range(mp)]
+        homes = home_seats(game) or [-1] * max(1, g.n_cards)
+        self.source = SearchEmitter(g, heuristic, unseen, list(homes)).module()
+        self.layout = Y.Layout.of(g)
+        self._module = None
+
+    @property
+    def module(self):
+        if self._module is None:
+            self._module = load_module(self.source)
+        return self._module
+
+    def settings(self, game: Game, players: int, agents: dict[int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat: its kind (0 random, 1 greedy) and settings (samples, turn, sure x 1000); the scoring weights."""
+        from ..agents.heuristics import scoring_keys
+        from ..agents.registry import SETTINGS, parse_agent
+        mp = self.layout.max_players
+        kinds = np.zeros(mp, dtype=np.int64)
+        sets = np.zeros((mp, 3), dtype=np.int64)
+        for seat, text in agents.items():
+            name, given = parse_agent(text)
+            if name == "random" or seat >= players:
+                continue
+            s = {**SETTINGS[name][1], **given}
+            kinds[seat] = 1
+            sets[seat] = (s["samples"], s["turn"], round(s["sure"] * 1000))
+            if s["samples"] < 1 or s["turn"] not in (0, 1) or s["sure"] < 0:
+                from ..agents.registry import AgentError
+                raise AgentError(f"agent '{text}': samples must be at least 1, turn 0 or 1, sure 0 or more")
+        wts = np.zeros(max(1, len(self.spec.vars["player"])), dtype=np.float64)
+        for i, w in scoring_keys(game):
+            wts[i] = w
+        return kinds, sets, wts
+
+    def batch(self, game: Game, players: int, seeds, agents: dict[int, str],
+              record: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
+        """One row per game (as run.Kernel.batch), and the samples greedy took in all."""
+        seeds = np.asarray(seeds, dtype=np.int64)
+        out = np.zeros((len(seeds), self.layout.out_columns(len(self.base.ir.readings))), dtype=np.int64)
+        kinds, sets, wts = self.settings(game, players, agents)
+        rch, rcc = record if record is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        used = np.zeros(1, dtype=np.int64)
+        self.module.abatch(self.base.start(players, game), self.base.params(players, game), seeds, kinds, sets, wts,
+                           out, rch, rcc, used)
+        return out, int(used[0])
+
+    def record(self, game: Game, players: int, seed: int, agents: dict[int, str]) -> tuple[np.ndarray, list, list]:
+        from .run import RECORD_CHANCE, RECORD_CHOICES
+        rch = np.zeros(RECORD_CHOICES, dtype=np.int64)
+        rcc = np.zeros(RECORD_CHANCE, dtype=np.int64)
+        out, _ = self.batch(game, players, [seed], agents, (rch, rcc))
+        row = out[0]
+        return row, rch[:row[5]].tolist(), rcc[:row[6]].tolist()
+
+    def summaries(self, game: Game, players: int, master: int, start: int, stop: int, agents: dict[int, str],
+                  coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
+        """As run.Kernel.summaries, with these agents seated; a game that stalls, fails or nears the budget is
+        replayed in the reference engine from its record, whose result is the one reported."""
+        from .replay import replay
+        from .run import NEAR_BUDGET
+        seeds = [game_seed(master, i) for i in range(start, stop)]
+        rows, _used = self.batch(game, players, seeds, agents)
+        hits = None
+        if coverage:
+            hits = [0] * len(game.points)
+            seen = rows[:, 7 + 2 * self.layout.max_players:].sum(axis=0)
+            for r, (name, _interps) in enumerate(self.base.ir.readings):
+                at = next((j for j, (kind, what, _span) in enumerate(game.points)
+                           if kind == "reading" and what == name), None)
+                if at is not None:
+                    hits[at] += int(seen[r])
+        out = []
+        mp, scored = self.layout.max_players, self.base.ir.score is not None
+        limit = NEAR_BUDGET * game.budget
+        for seed, r in zip(seeds, rows.tolist()):
+            if r[0] != Y.FINISHED or r[3] > limit:
+                _row, choices, chance = self.record(game, players, seed, agents)
+                st = replay(game, players, seed, choices, chance)
+                i = game.score_idx
+                out.append((str(st.status), tuple(st.winners), st.turn, st.decisions,
+                            None if i is None else tuple(st.pvars[i]), st.reason, seed, ()))
+                continue
+            winners = tuple(p for p in range(players) if r[7 + p])
+            scores = tuple(r[7 + mp:7 + mp + players]) if scored else None
+            out.append(("finished", winners, r[1], r[2], scores, None, seed, ()))
+        return out, hits
+
+
+def unsupported(spec: Spec, game: Game) -> Unsupported | None:
+    try:
+        search_kernel_for(spec, game)
+    except Unsupported as exc:
+        return exc
+    return None
+

@@ -1,0 +1,552 @@
+"""The search kernel's generator: the random-play kernel (emit.py) made able to stop at a decision and resume.
+
+Owns a second kernel module per spec, for games with search agents (`greedy`; agents.py runs them). Its
+game code is emit.py's, with three changes, made by overriding the emitter rather than copying it:
+
+- every pick goes through `_apick(st, n, who)`, which knows who chooses: a random seat picks as the
+  random kernel does; a search seat's decision *pauses* the game (every function returns at once);
+- the flow can be entered again at the action decision of a turn in progress (`play` with a resume
+  flag; the phase and its round count live in the array, not in locals);
+- at the top of every action decision the real game keeps a *snapshot* (one array copy) and then
+  the list of choices made since (the prefix).
+
+A decision is resumed, in the real game or in a search's copy, by copying the snapshot into the array and
+replaying the prefix (the snapshot keeps the true chance stream, so the same draws happen) up to the
+decision: that also rebuilds the locals of a rule paused at a `choose` inside an action. There, a copy is
+determinized (`_deal`: the cards its seat cannot see are pooled in card order and re-dealt among the
+zones they lie in, each zone keeping its size and, for cards that show their owner, their owner's
+places; its chance is re-seeded from the agent's stream), so nothing the seat cannot see survives the
+decision. What the Python determinizer does not model, this does not either (card ids held in the
+locals of a paused rule).
+
+The agents' part of the array (`AG`, between the work space and the records) holds the control slots,
+the prefix and the snapshot. Only the generator's own text goes into the source, as in emit.py.
+"""
+from __future__ import annotations
+
+import re
+
+from ..lang.kinds import ELEMENT, T
+from ..lower import ir
+from . import layout as Y
+from .emit import Emitter, _DRIVER
+
+# control slots, from AG
+(A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,
+ A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_PLEFT) = range(21)
+A_KIND = 32  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
+A_ARNG = 64  # per seat: the search agent's own random stream
+A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
+FOLLOW_UP = 12
+A_PRE = 128
+PRE_CAP = 8192  # choices between two action decisions (a turn's own choices): more is an error
+# sub-modes of a search's copy after the resumed decision
+SUB_FOLLOW, SUB_NEXT = 1, 2
+
+_PICK = re.compile(r"^(\s*)(\w+) = _pick\(st, (.+)\)$")
+
+_AGENT_RUNTIME = '''
+@njit(cache=True)
+def _apick(st, n, who):
+    if st[AG + A_KPRE] < st[AG + A_NPRE]:  # replaying the choices made since the snapshot
+        k = st[AG + A_KPRE]
+        st[AG + A_KPRE] = k + 1
+        st[DECISIONS] += 1
+        return st[AG + A_PRE + k]
+    if st[AG + A_PEND] != 0:  # the decision being resumed
+        st[AG + A_PEND] = 0
+        st[PAR + 3] = st[AG + A_SAVECC]
+        if st[AG + A_MODE] == 0:
+            i = st[AG + A_FORCE]
+            _keep(st, i)
+            return _record(st, i)
+        _deal(st, st[AG + A_ME])
+        st[RNG] = st[AG + A_SEED]
+        st[AG + A_TURN0] = st[TURN]
+        st[AG + A_FK] = 0
+        st[DECISIONS] += 1
+        return st[AG + A_FORCE]
+    if st[AG + A_MODE] == 0:  # the real game
+        if st[AG + A_KIND + who] != 0:
+            st[AG + A_PAUSED] = 1
+            st[AG + A_WHO] = who
+            st[AG + A_NOPT] = n
+            return -1
+        i = _below(st, ARNG, n)
+        _keep(st, i)
+        return _record(st, i)
+    sub = st[AG + A_SUB]
+    if sub == 1:  # greedy: my own further decisions of this turn, at random with the common uniforms
+        k = st[AG + A_FK]
+        if who == st[AG + A_ME] and st[TURN] == st[AG + A_TURN0] and k < FOLLOW_UP:
+            st[AG + A_FK] = k + 1
+            st[DECISIONS] += 1
+            return np.int64(st[AG + A_US + k] / 9007199254740992.0 * n)
+    st[AG + A_PAUSED] = 1
+    return -1
+
+
+@njit(cache=True)
+def _keep(st, i):
+    k = st[AG + A_NPRE]
+    if k >= PRE_CAP:
+        _stop(st, 14)
+        return
+    st[AG + A_PRE + k] = i
+    st[AG + A_NPRE] = k + 1
+    st[AG + A_KPRE] = k + 1
+
+
+@njit(cache=True)
+def _record(st, i):
+    if st[PAR + 2] > 0:
+        k = st[NCH]
+        if k >= st[PAR + 2]:
+            _stop(st, 14)
+        else:
+            st[RCH + k] = i
+            st[NCH] = k + 1
+    st[DECISIONS] += 1
+    return i
+
+
+@njit(cache=True)
+def _snap(st, kind):
+    """The real game's resume point: the state now, and no choices since."""
+    if st[AG + A_MODE] != 0 or st[AG + A_PEND] != 0:
+        return
+    st[AG + A_SNAP:AG + A_SNAP + SIZE] = st[:SIZE]
+    st[AG + A_SNAPK] = kind
+    st[AG + A_SNAPK + 100] = st[AG + A_PH]
+    st[AG + A_SNAPK + 101] = st[AG + A_RND]
+    st[AG + A_NPRE] = 0
+    st[AG + A_KPRE] = 0
+
+
+@njit(cache=True)
+def _resume_real(st, i):
+    """The real game again from its snapshot, the choices since replayed, then option i at the paused decision."""
+    arng, nch, ncc = st[ARNG], st[NCH], st[NCC]
+    st[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    st[ARNG], st[NCH], st[NCC] = arng, nch, ncc
+    st[AG + A_PH] = st[AG + A_SNAPK + 100]
+    st[AG + A_RND] = st[AG + A_SNAPK + 101]
+    st[AG + A_RES] = st[AG + A_SNAPK]
+    st[AG + A_KPRE] = 0
+    st[AG + A_PEND] = 1
+    st[AG + A_FORCE] = i
+    st[AG + A_SAVECC] = st[PAR + 3]
+    st[PAR + 3] = 0
+    st[AG + A_PAUSED] = 0
+    play(st)
+
+
+@njit(cache=True)
+def _start_copy(st, sim, me, i, deal, seed, sub):
+    """A search's copy of the real game's paused decision: replayed there, then dealt, then option i."""
+    sim[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    npre = st[AG + A_NPRE]
+    sim[AG + A_PRE:AG + A_PRE + npre] = st[AG + A_PRE:AG + A_PRE + npre]
+    sim[AG + A_NPRE] = npre
+    sim[AG + A_KPRE] = 0
+    sim[AG + A_PH] = st[AG + A_SNAPK + 100]
+    sim[AG + A_RND] = st[AG + A_SNAPK + 101]
+    sim[AG + A_RES] = st[AG + A_SNAPK]
+    sim[AG + A_MODE] = 1
+    sim[AG + A_PEND] = 1
+    sim[AG + A_PAUSED] = 0
+    sim[AG + A_ME] = me
+    sim[AG + A_FORCE] = i
+    sim[AG + A_DEAL] = deal
+    sim[AG + A_SEED] = seed
+    sim[AG + A_SUB] = sub
+    sim[AG + A_HALT] = 1 if sub == 1 else 0
+    sim[AG + A_SAVECC] = 0
+    play(sim)
+
+
+@njit(cache=True)
+def _deal(st, me):
+    """Re-deal the cards `me` cannot see among the zones they lie in (each keeps its size; a card that
+    shows its owner stays among its owner's places); the pool is in card order first, so the true
+    arrangement cannot leak."""
+    total = 0
+    for z in range(NZ):
+        if UNSEEN[me, z] != 0:
+            total += st[ZL + z]
+    if total == 0:
+        return
+    pos = np.empty(total, np.int64)  # array slots of the unseen cards, zone by zone
+    zof = np.empty(total, np.int64)
+    pool = np.empty(total, np.int64)
+    k = 0
+    for z in range(NZ):
+        if UNSEEN[me, z] != 0:
+            b = ZC + z * NC
+            for j in range(st[ZL + z]):
+                pos[k] = b + j
+                zof[k] = z
+                pool[k] = st[b + j]
+                k += 1
+    cls = np.empty(total, np.int64)
+    for j in range(total):
+        cls[j] = HOME[pool[j]]
+    pool = np.sort(pool)
+    slot = AG + A_DEAL
+    for c in np.unique(cls):  # each owner class (-1: nobody's) re-dealt among its own places
+        cards = np.empty(total, np.int64)
+        m = 0
+        for j in range(total):
+            if HOME[pool[j]] == c:
+                cards[m] = pool[j]
+                m += 1
+        for j in range(m - 1, 0, -1):
+            r = _below(st, slot, j + 1)
+            t = cards[j]
+            cards[j] = cards[r]
+            cards[r] = t
+        m = 0
+        for j in range(total):
+            if cls[j] == c:
+                st[pos[j]] = cards[m]
+                st[WH + cards[m]] = zof[j]
+                m += 1
+
+
+@njit(cache=True)
+def _value(st, me, wts):
+    """How good this copy's position is for `me`: the heuristic (or the scoring keys) in a running game,
+    the win share (scaled) in a finished one, 0 in a stalled or broken one."""
+    s = st[STATUS]
+    if s == 0:
+        if HEUR:
+            cur = st[CUR]
+            st[CUR] = me
+            v = np.float64(HV(st))
+            st[CUR] = cur
+            return v
+        v = 0.0
+        for i in range(wts.shape[0]):
+            if wts[i] != 0.0:
+                v += wts[i] * st[PV + i * MP + me]
+        return v
+    if s != 1:
+        return 0.0
+    k = 0
+    for p in range(st[N]):
+        if st[WIN + p] != 0:
+            k += 1
+    if st[WIN + me] != 0:
+        return WINV / k
+    return -WINV
+
+
+@njit(cache=True)
+def _unit(st, slot):
+    return np.int64(_u64(st, slot) >> np.uint64(11))
+
+
+@njit(cache=True)
+def greedy(st, sim, me, n, samples, turn, sure, wts, used):
+    """`greedy` at the real game's paused decision (agents/search.py GreedyAgent, on the kernel)."""
+    if n == 1:
+        return 0
+    slot = AG + A_ARNG + me
+    totals = np.zeros(n)
+    rows = np.zeros((samples, n))
+    sure2 = sure * sure
+    m = 0
+    for m in range(1, samples + 1):
+        deal = np.int64(_u64(st, slot))
+        seed = np.int64(_u64(st, slot))
+        for k in range(FOLLOW_UP):
+            sim[AG + A_US + k] = _unit(st, slot)
+        for i in range(n):
+            _start_copy(st, sim, me, i, deal, seed, 1 if turn else 2)
+            v = _value(sim, me, wts)
+            rows[m - 1, i] = v
+            totals[i] += v
+        if sure > 0 and m >= 4:
+            best = 0
+            for i in range(n):
+                if totals[i] > totals[best]:
+                    best = i
+            settled = True
+            for j in range(n):
+                if j == best:
+                    continue
+                s1 = 0.0
+                s2 = 0.0
+                for r in range(m):
+                    x = rows[r, best] - rows[r, j]
+                    s1 += x
+                    s2 += x * x
+                if not (s1 > 0 and s1 * s1 * (m - 1) > sure2 * (m * s2 - s1 * s1)):
+                    settled = False
+                    break
+            if settled:
+                break
+    used[0] += m
+    top = totals[0]
+    for i in range(n):
+        top = max(top, totals[i])
+    ties = 0
+    for i in range(n):
+        if totals[i] >= top - 1e-9:
+            ties += 1
+    r = _below(st, slot, ties)
+    for i in range(n):
+        if totals[i] >= top - 1e-9:
+            if r == 0:
+                return i
+            r -= 1
+    return 0
+'''
+
+_AGENT_DRIVER = '''
+@njit(cache=True)
+def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
+    """`batch` with search agents: kinds[p] 0 random, 1 greedy (settings[p]: samples, turn, sure * 1000)."""
+    w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
+    st = unowned(w)
+    sw = np.zeros(RCH, np.int64)
+    sim = unowned(sw)
+    st[PAR:PAR + par.shape[0]] = par
+    st[PAR + 2] = rch.shape[0]
+    st[PAR + 3] = rcc.shape[0]
+    sim[PAR:PAR + par.shape[0]] = par
+    sim[PAR + 2] = 0
+    sim[PAR + 3] = 0
+    for g in range(seeds.shape[0]):
+        st[:SIZE] = st0
+        s = np.uint64(seeds[g])
+        st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
+        st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
+        st[NCH] = 0
+        st[NCC] = 0
+        st[AG:AG + A_PRE] = 0
+        for p in range(MP):
+            st[AG + A_KIND + p] = kinds[p]
+            st[AG + A_ARNG + p] = np.int64((s + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(0x5EA5C4))
+        _snap(st, 0)
+        play(st)
+        while st[AG + A_PAUSED] != 0 and st[STATUS] == 0:
+            st[AG + A_PAUSED] = 0
+            me = st[AG + A_WHO]
+            i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
+                       wts, used)
+            _resume_real(st, i)
+        out[g, 0] = st[STATUS]
+        out[g, 1] = st[TURN]
+        out[g, 2] = st[DECISIONS]
+        out[g, 3] = st[STEPS]
+        out[g, 4] = st[ERR]
+        out[g, 5] = st[NCH]
+        out[g, 6] = st[NCC]
+        for p in range(MP):
+            out[g, 7 + p] = st[WIN + p]
+            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+        for r in range(NREAD):
+            out[g, 7 + 2 * MP + r] = st[COV + r]
+    rch[:] = w[RCH:RCH + rch.shape[0]]
+    rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
+    sw[0] = sw[0]  # `sw` (and `w` above) outlive their unowned views
+'''
+
+
+class SearchEmitter(Emitter):
+    """emit.Emitter with resumable decisions and the agents' part of the array (see the module docstring)."""
+
+    def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int]):
+        super().__init__(g)
+        self.heuristic = heuristic
+        self.unseen = unseen
+        self.homes = homes
+        self.AG = self.RCH
+        self.snap_at = A_PRE + PRE_CAP
+        self.RCH = self.AG + self.snap_at + self.Y.size
+        self._who: str | None = None
+
+    # -- picks know who chooses, and pause -----------------------------------------------------------
+    def line(self, text: str) -> None:
+        m = _PICK.match(text)
+        if m is None or self._who is None:
+            super().line(text)
+            return
+        _indent, var, n = m.groups()
+        who, in_play = self._who, self._who_in_play
+        self._who = None
+        super().line(f"{var} = _apick(st, {n}, {who})")
+        super().line(f"if {var} < 0:")
+        super().line("    return" if in_play else "    return 3")
+
+    def s_ChooseOption(self, s: ir.ChooseOption) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play = slot, False
+        super().s_ChooseOption(s)
+
+    def s_ChooseValue(self, s: ir.ChooseValue) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play = slot, False
+        super().s_ChooseValue(s)
+
+    def decide(self, turn: ir.Turn, call_block) -> None:
+        super().line("_snap(st, 1)")
+        self._who, self._who_in_play = f"st[{Y.CUR}]", True
+        super().decide(turn, call_block)
+
+    # -- a flow that can be entered at a turn's action decision --------------------------------------
+    def flow(self) -> None:
+        g, Yl = self.g, self.Y
+        blocks: dict[int, str] = {}
+        AG = self.AG
+        PH, RND, RES = f"st[{AG + A_PH}]", f"st[{AG + A_RND}]", f"st[{AG + A_RES}]"
+
+        def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
+            if b is None:
+                return
+            name = blocks.get(id(b))
+            if name is None:
+                name = blocks[id(b)] = f"B{len(blocks)}"
+                self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
+            r = self.tmp("r")
+            self.line(f"{r} = {name}(st{args})")
+            self.line(f"if {r} == 1:")
+            self.line(f"    if st[{Y.IN_TURN}] == 0:")
+            self.line("        _stop(st, 12)")
+            self.line("        return")
+            self.line(f"    st[{Y.TURN_OVER}] = 1")
+            self.line(f"elif {r} == 2:")
+            self.line("    FIN(st)")
+            self.line("    return")
+            self.line(f"elif {r} == 3:")
+            self.line("    return")
+
+        args_types: dict[int, str] = {}
+        for ph in g.phases:
+            for a in ph.turn.actions:
+                args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
+                                                       for p in a.params]) if a.block is not None else ""
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line(f"n = st[{Y.N}]")
+        self.line(f"res = {RES}")
+        self.line(f"{RES} = 0")
+        self.line("if res == 0:")
+        self.depth += 1
+        self.line("pass")
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.depth -= 1
+        tv_start = [v.start for v in g.tvars]
+        for k, ph in enumerate(g.phases):
+            self.line(f"if res == 0 or {PH} == {k}:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.line(f"    {PH} = {k}")
+            self.line(f"    {RND} = 0")
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if {RND} >= {int(ph.repeat)}:")
+            self.line("    break")
+            if ph.while_ is not None:
+                self.line(f"if not {self.ex(ph.while_)}:")
+                self.line("    break")
+            call_block(ph.start)
+            self.depth -= 1
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if st[{AG + A_HALT}] != 0 and st[{AG + A_PEND}] == 0:")
+            self.line(f"    st[{AG + A_PAUSED}] = 1")
+            self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+            self.line(f"st[{Y.TURN}] += 1")
+            self.line("if _tick(st) != 0:")
+            self.line("    return")
+            self.line(f"st[{Y.QUIET}] += 1")
+            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
+            self.line("    _stop(st, 1)")
+            self.line("    return")
+            for j, v in enumerate(tv_start):
+                self.line(f"st[{Yl.tv + j}] = {int(v)}")
+            self.line(f"st[{Y.TURN_OVER}] = 0")
+            self.line(f"st[{Y.IN_TURN}] = 1")
+            call_block(ph.turn.start)
+            self.depth -= 1
+            self.line("res = 0")
+            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.depth += 1
+            self.decide(ph.turn, call_block)
+            self.depth -= 1
+            call_block(ph.turn.end)
+            self.line(f"st[{Y.IN_TURN}] = 0")
+            if g.end_when is not None:
+                self.line(f"if {self.ex(g.end_when)}:")
+                self.line("    FIN(st)")
+                self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    p_ = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+                self.line("else:")
+                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
+                self.line(f"st[{Y.SKIPS}] = 0")
+                self.line(f"st[{Y.CUR}] = p_")
+            else:
+                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
+            if ph.until is not None:
+                self.line(f"if {self.ex(ph.until)}:")
+                self.line("    break")
+            self.depth -= 1
+            call_block(ph.end)
+            self.line(f"{RND} += 1")
+            self.depth -= 1
+            self.depth -= 1
+        self.line("FIN(st)")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    # -- the module ----------------------------------------------------------------------------------
+    def module(self) -> str:
+        if self.heuristic is not None:
+            self.function_def("HV", "st", self.heuristic, expr=True)
+        text = super().module()
+        Yl = self.Y
+        nz = Yl.n_zones
+        unseen = ", ".join("[" + ", ".join("1" if z in set(row) else "0" for z in range(nz)) + "]"
+                           for row in self.unseen)
+        homes = ", ".join(str(h) for h in (self.homes or [-1]))
+        consts = "\n".join([
+            f"AG = {self.AG}",
+            *(f"{name} = {v}" for name, v in (
+                ("A_MODE", A_MODE), ("A_PAUSED", A_PAUSED), ("A_PH", A_PH), ("A_RND", A_RND), ("A_RES", A_RES),
+                ("A_WHO", A_WHO), ("A_NPRE", A_NPRE), ("A_KPRE", A_KPRE), ("A_PEND", A_PEND), ("A_ME", A_ME),
+                ("A_TURN0", A_TURN0), ("A_FK", A_FK), ("A_SUB", A_SUB), ("A_FORCE", A_FORCE), ("A_DEAL", A_DEAL),
+                ("A_SEED", A_SEED), ("A_SNAPK", A_SNAPK), ("A_SAVECC", A_SAVECC), ("A_HALT", A_HALT),
+                ("A_NOPT", A_NOPT), ("A_KIND", A_KIND), ("A_ARNG", A_ARNG), ("A_US", A_US), ("A_PRE", A_PRE),
+                ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("NZ", nz),
+                ("HEUR", 1 if self.heuristic is not None else 0))),
+            "WINV = 1000000.0",
+            f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
+            f"HOME = np.array([{homes}], dtype=np.int64)",
+        ])
+        if self.heuristic is None:
+            consts += "\n\n@njit(cache=True)\ndef HV(st):\n    return 0\n"
+        text = text.replace(_DRIVER, "")
+        return text + "\n" + consts + "\n" + _AGENT_RUNTIME + _AGENT_DRIVER
+
+
+from .emit import _LISTS, QUIET_ROUNDS  # noqa: E402
