@@ -19,6 +19,7 @@ Counting makes play about 20x slower; 100 STUN games take a few seconds.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections import Counter
@@ -42,12 +43,19 @@ def count(play: Callable[[int], int], games: int) -> tuple[int, int, Counter]:
             return local
         return local
     decisions = 0
+    # A collection during the count would run other objects' finalizers (and gc callbacks) under the
+    # tracer: which ones depends on what ran before, so the count would too.
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
     sys.settrace(tracer)
     try:
         for i in range(games):
             decisions += play(i)
     finally:
         sys.settrace(None)
+        if was_enabled:
+            gc.enable()
     return sum(per.values()), decisions, per
 
 

@@ -69,8 +69,11 @@ READINGS: dict[str, tuple[str, ...]] = {
     "stun_minus_target": ("opponent_first", "any_pile"),
     "win_timing": ("immediately", "end_of_turn"),
     "empty_centre": ("no_chip", "from_a_player"),
-    "stun_minus_and_stun": ("where_it_lies", "all_turned_up"),
+    "stun_minus_and_stun": ("all_turned_up", "where_it_lies"),
     "reshuffle": ("when_depleted", "when_needed"),
+    "stun_minus_own_pile": ("held_pile", "this_turns_cards"),
+    "stun_plus_chip_and_stun": ("kept_without_fifteen", "always_lost"),
+    "dead_end_winner": ("no_winner", "most_chips"),
 }
 
 # Option labels offered to agents. Seats appear as ints in the same lists.
@@ -107,6 +110,8 @@ class _Game:
     chip_from_player: bool  # empty_centre == from_a_player
     minus_back: bool  # stun_minus_and_stun == all_turned_up
     reshuffle_at_once: bool  # reshuffle == when_depleted
+    own_held: bool  # stun_minus_own_pile == held_pile
+    keep_plus_chips: bool  # stun_plus_chip_and_stun == kept_without_fifteen
     check: bool
     rng: random.Random
     agents: list[Stream]
@@ -117,10 +122,12 @@ class _Game:
     held: list[list[int]] = field(default_factory=list)
     decisions: int = 0
     winner: int | None = None
+    dead_end: bool = False  # no card left to turn up adds to a count (the spec's assumption dead_end): over
     # State of the turn in progress.
     turn_pile: list[int] = field(default_factory=list)
     count: int = 0  # points of the current player's held pile + turn pile
     turn_chips: int = 0
+    traded: bool = False  # a chip was collected for a count of 15 this turn
     flips: int = 0
     taken: list[int] = field(default_factory=list)  # chips stolen per seat this turn
     given: list[int] = field(default_factory=list)  # STUN MINUS cards put on each seat's held pile this turn
@@ -132,21 +139,25 @@ class _Game:
     def play_turn(self, p: int) -> None:
         self.turn_pile = []
         self.turn_chips = 0
+        self.traded = False
         self.flips = 0
         if self.to_victim or self.chip_from_player:
             self.taken = [0] * self.n
         self.given = [0] * self.n
         self.count = sum(POINTS[c] for c in self.held[p])
+        if not self.advanced and all(POINTS[c] <= 0 for c in self.draw) and all(
+                POINTS[c] <= 0 for c in self.discard):
+            # Every card that adds to a count is held, and a STUN leaves held piles alone: nobody can reach
+            # 15 or turn up a STUN PLUS again, so no chip can move any more.
+            self.dead_end = True
+            return
         if self.forced_first_flip and not self.flip(p):
             return
         while self.winner is None:
-            options: list[str | int] = []
-            if self.draw or self.discard:
-                options.append(FLIP)
+            # The 8 STUN cards always return to the discard pile: there is always a card to turn up.
+            options: list[str | int] = [FLIP]
             if self.flips >= 1 or not self.forced_first_flip:
                 options.append(STOP)
-            if not options:
-                return
             if self.decide(p, options) == STOP:
                 self.held[p].extend(self.turn_pile)
                 return
@@ -158,8 +169,6 @@ class _Game:
         if not self.draw:
             self.draw, self.discard = self.discard, []
             self.rng.shuffle(self.draw)
-            if not self.draw:
-                return False
         card = self.draw.pop()
         self.turn_pile.append(card)
         self.flips += 1
@@ -183,6 +192,7 @@ class _Game:
                 self.supply -= 1
                 self.chips[p] += 1
                 self.turn_chips += 1
+                self.traded = True
             elif self.chip_from_player:
                 # The centre is empty: the chip comes from another player who holds one.
                 sources = [q for q in range(self.n) if q != p and self.chips[q] > 0]
@@ -192,6 +202,7 @@ class _Game:
                     self.taken[source] += 1
                     self.chips[p] += 1
                     self.turn_chips += 1
+                    self.traded = True
             self.discard.extend(self.held[p])
             self.discard.extend(self.turn_pile)
             self.held[p] = []
@@ -212,11 +223,13 @@ class _Game:
         self.turn_pile = []
         if self.minus_back:
             for q in range(self.n):
-                if q != p and self.given[q]:
+                if self.given[q]:
                     minus = [c for c in self.held[q] if KIND[c] is Kind.STUN_MINUS][:self.given[q]]
                     for c in minus:
                         self.held[q].remove(c)
                     self.discard.extend(minus)
+        if self.turn_chips and not self.traded and self.keep_plus_chips:
+            return  # STUN PLUS chips of a turn with no count of 15: "this only affects the playees cards"
         self.chips[p] -= self.turn_chips
         returned = 0
         if self.to_victim:
@@ -249,10 +262,13 @@ class _Game:
     def stun_minus(self, p: int, card: int) -> None:
         options: list[str | int] = [OWN] if self.any_pile else []
         options += [q for q in range(self.n) if q != p and self.held[q]]
-        if not options:
-            return  # no pile to put it on: it counts -2 against p's own count
-        target = self.decide(p, options)
-        if target != OWN:
+        target = self.decide(p, options) if options else OWN  # no other pile: his own
+        if target == OWN:
+            if self.own_held and self.held[p]:  # "his own pile": his held pile, when he has one
+                self.turn_pile.remove(card)
+                self.held[p].append(card)
+                self.given[p] += 1
+        else:
             self.turn_pile.remove(card)
             self.held[target].append(card)
             self.given[target] += 1
@@ -283,7 +299,8 @@ def play(
 ) -> dict:
     """Play one game of STUN with random agents.
 
-    Returns {"status": "finished" | "stalled", "winner": seat or None,
+    Returns {"status": "finished" | "stalled", "winner": seat or None, "winners": seats (several only when
+    the game ends in a dead end under dead_end_winner most_chips),
     "turns": turns played, "decisions": agent decisions, "chips": per seat}.
     `check` asserts chip and card conservation after every flip (slow).
     """
@@ -307,6 +324,8 @@ def play(
         chip_from_player=chosen["empty_centre"] == "from_a_player",
         minus_back=chosen["stun_minus_and_stun"] == "all_turned_up",
         reshuffle_at_once=chosen["reshuffle"] == "when_depleted",
+        own_held=chosen["stun_minus_own_pile"] == "held_pile",
+        keep_plus_chips=chosen["stun_plus_chip_and_stun"] == "kept_without_fifteen",
         check=check,
         rng=rng,
         agents=[Stream(seed * 1000 + k + 1) for k in range(n_players)],
@@ -324,13 +343,17 @@ def play(
             # Only the player whose turn ended can have gained chips, so one winner at most.
             if game.chips[current] >= win_chips:
                 game.winner = current
-        if game.winner is not None:
+        if game.winner is not None or game.dead_end:
             status = "finished"
             break
         current = (current + 1) % n_players
+    winners = [game.winner] if game.winner is not None else []
+    if game.dead_end and chosen["dead_end_winner"] == "most_chips":
+        winners = [q for q in range(n_players) if game.chips[q] == max(game.chips)]
     return {
         "status": status,
         "winner": game.winner,
+        "winners": winners,
         "turns": turns,
         "decisions": game.decisions,
         "chips": list(game.chips),

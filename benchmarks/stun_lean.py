@@ -33,6 +33,10 @@ READINGS = {
     "first_flip": ("forced", "optional"),
     "stun_minus_target": ("opponent_first", "any_pile"),
     "win_timing": ("immediately", "end_of_turn"),
+    "stun_minus_and_stun": ("all_turned_up", "where_it_lies"),
+    "stun_minus_own_pile": ("held_pile", "this_turns_cards"),
+    "stun_plus_chip_and_stun": ("kept_without_fifteen", "always_lost"),
+    "dead_end_winner": ("no_winner", "most_chips"),
 }
 
 
@@ -49,6 +53,14 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
     forced = r["first_flip"] == "forced"
     any_pile = r["stun_minus_target"] == "any_pile"
     at_once = r["win_timing"] == "immediately"
+    minus_back = r["stun_minus_and_stun"] == "all_turned_up"
+    own_held = r["stun_minus_own_pile"] == "held_pile"
+    keep_plus = r["stun_plus_chip_and_stun"] == "kept_without_fifteen"
+    # Every card that adds to a count held (42 cards, 76 points, less at most 4 for the STUN MINUS cards):
+    # no chip can move any more and the game ends (the spec's dead_end). A STUN discards held piles under
+    # the advanced rule, and fewer than six piles of at most 14 cannot hold 72 points.
+    dead_possible = not advanced and 14 * n_players >= 72
+    dead = False
     rng = random.Random(seed)
     rnd = rng.random
     n = n_players
@@ -65,9 +77,15 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
     while turns < max_turns:
         turns += 1
         p = cur
+        if dead_possible and sum(map(len, held)) >= 42 and not any(POINTS[c] > 0 for c in draw) and not any(
+                POINTS[c] > 0 for c in discard):
+            dead = True
+            break
         pile: list[int] = []
         count = held_pts[p]
         won = flips = 0
+        traded = False
+        given: list[tuple[int, int]] = []  # (seat, card): STUN MINUS cards put on held piles this turn
         lent = [0] * n if victim else None
         first = forced
         while True:
@@ -100,6 +118,14 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
                     held[p] = []
                     held_pts[p] = 0
                 discard += pile
+                if minus_back:
+                    for q, c in given:
+                        if c in held[q]:  # not when the advanced rule discarded p's own held pile
+                            held[q].remove(c)
+                            held_pts[q] += 2
+                            discard.append(c)
+                if won and not traded and keep_plus:
+                    break
                 back = won
                 if victim:
                     for q in range(n):
@@ -134,15 +160,22 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
             elif kind == MINUS:
                 targets = [q for q in range(n) if q != p and held[q]]
                 k = len(targets) + any_pile
+                i = 0
                 if k:
                     decisions += 1
                     i = int(rnd() * k)
-                    if not (any_pile and i == 0):
-                        q = targets[i - any_pile]
-                        pile.pop()
-                        held[q].append(card)
-                        held_pts[q] -= 2
-                        count += 2
+                if k and not (any_pile and i == 0):
+                    q = targets[i - any_pile]
+                    pile.pop()
+                    held[q].append(card)
+                    held_pts[q] -= 2
+                    given.append((q, card))
+                    count += 2
+                elif own_held and held[p]:  # "his own pile": his held pile
+                    pile.pop()
+                    held[p].append(card)
+                    held_pts[p] -= 2
+                    given.append((p, card))
             if count >= 15:
                 discard += held[p]
                 discard += pile
@@ -153,6 +186,7 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
                 supply -= 1
                 chips[p] += 1
                 won += 1
+                traded = True
             if at_once and chips[p] >= win_chips:
                 winner = p
                 break
@@ -161,7 +195,9 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
         if winner is not None:
             break
         cur = (cur + 1) % n
-    return {"status": "finished" if winner is not None else "stalled", "winner": winner, "turns": turns,
+    if dead and r["dead_end_winner"] == "most_chips" and chips.count(max(chips)) == 1:
+        winner = chips.index(max(chips))  # a shared most-chips win is no single winner
+    return {"status": "finished" if winner is not None or dead else "stalled", "winner": winner, "turns": turns,
             "decisions": decisions, "chips": chips}
 
 

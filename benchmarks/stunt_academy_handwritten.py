@@ -91,6 +91,7 @@ READINGS: dict[str, tuple[str, ...]] = {
     "negative_floor": ("per_collection", "per_semester"),
     "unexamined_players": ("ranked", "not_ranked"),
     "zero_best_collection": ("bonus", "no_bonus"),
+    "negative_best_collection": ("bonus", "no_bonus"),
     "final_bonus": ("tied_one_each", "tied_three_each", "four_players_plus_one"),
     "melds_after_exam": ("back_into_deck", "out_of_game"),
     "final_tie": ("shared", "checks_then_ep"),
@@ -171,8 +172,11 @@ class _Game:
                 self.last_turn = True
 
     def deal_row(self) -> None:
+        # "The next spot in the row is intended as the discard pile": the fourth card lies next to it.
+        incoming: list[int] = []
         for _ in range(ROW):
-            self.reveal(self.row)
+            self.reveal(incoming)
+        self.row.extend(reversed(incoming))
 
     def reveal_examiners(self) -> None:
         for _ in range(self.n):
@@ -333,7 +337,8 @@ class _Game:
             gained[p] = sum(table[above:above + tied]) // tied
         if examined:
             top = max(self.top_ep[p] for p in examined)
-            if top > 0 or self.r["zero_best_collection"] == "bonus":
+            if top > 0 or self.r["zero_best_collection"] == "bonus" and (
+                    top == 0 or self.r["negative_best_collection"] == "bonus"):
                 leaders = [p for p in examined if self.top_ep[p] == top]
                 for p in leaders:
                     gained[p] += 3 if len(leaders) == 1 else 1

@@ -41,7 +41,7 @@ def compare(players: int, seed: int, win_chips: int, advanced: bool, readings: d
     where = f"players={players} seed={seed} win_chips={win_chips} advanced={advanced} readings={readings}"
     if h["status"] == "finished":
         got = (r.status, r.winners, r.turns, r.decisions, r.scores)
-        want = ("finished", [h["winner"]], h["turns"], h["decisions"], h["chips"])
+        want = ("finished", h["winners"], h["turns"], h["decisions"], h["chips"])
         assert got == want, f"{where}\n  interpreter: {got}\n  hand-written: {want}"
     else:
         assert h["turns"] == MAX_TURNS

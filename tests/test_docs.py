@@ -4,9 +4,11 @@
   `extends:` path is relative to the repository root, and passes `rulewright check`; a block whose
   first line is `# expect: E123` must fail with that code. Blocks are checked in memory, as the
   spec at the repository root would be (pipeline.analyse with a path there).
-- The generated reference (docs/hooks/reference.py) covers every field of the schema, every
+- The generated reference (docs/hooks/reference.py) is committed under docs/reference/ and current
+  (`python docs/hooks/reference.py` regenerates it); it covers every field of the schema, every
   statement and expression of the grammar, every builtin, and every diagnostic code that
-  interpreter/ can emit; each diagnostic's bad snippet produces its code and the fixed one does not.
+  interpreter/ can emit, and no spec field is left without a meaning; each diagnostic's bad snippet
+  produces its code and the fixed one does not.
 - `mkdocs build --strict` passes (warnings are errors).
 """
 from __future__ import annotations
@@ -64,8 +66,7 @@ def check_text(text: str) -> list:
 def _pages() -> list[tuple[str, str]]:
     pages = [(os.path.relpath(p, ROOT), open(p, encoding="utf-8").read())
              for p in sorted(glob.glob(os.path.join(DOCS, "**", "*.md"), recursive=True))]
-    pages += [(f"docs/{uri} (generated)", make()) for uri, make in R.PAGES.items()]
-    return pages
+    return pages  # the generated reference pages are among them: committed, and current (below)
 
 
 SNIPPETS = [(f"{path}:{line}", text) for path, page in _pages() for line, text in yaml_blocks(page)]
@@ -138,6 +139,34 @@ def _schema_keys() -> set[str]:
                 walk(v)
     walk(json.load(open(os.path.join(ROOT, "schema", "spec.schema.json"), encoding="utf-8")))
     return keys
+
+
+def test_generated_reference_is_committed_and_current():
+    stale = R.stale()
+    assert not stale, f"{stale}: out of date with their sources; run `python docs/hooks/reference.py` and commit them"
+
+
+def _spec_rows() -> list[tuple[str, str]]:
+    rows = []
+    for ln in R.spec_page().splitlines():
+        cells = [c.strip() for c in ln.split("|")[1:-1]]
+        if len(cells) == 4 and cells[0].startswith("`"):
+            rows.append((cells[0].strip("`"), cells[3]))
+    return rows
+
+
+def test_every_spec_field_has_a_meaning():
+    """No entry is empty, a bare default, or a placeholder; a variable's start value is not a turn's start."""
+    rows = _spec_rows()
+    assert len(rows) >= 100
+    empty = [p for p, d in rows if not d or d.startswith("Default:") or d.rstrip(".") in ("Rule text", "Rules-language text")]
+    assert not empty, f"spec fields without a meaning (add one to docs/reference/fields.yaml): {empty}"
+    wrong = [p for p, d in rows if "value at the start" in d and not p.startswith("state.")]
+    assert not wrong, f"these fields carry a variable's start-value text: {wrong}"
+    meaning = dict(rows)
+    assert "random" in meaning["flow.first"] and "Default" in meaning["flow.first"]
+    assert "default 1" in meaning["flow.phases[].repeat"] and "last phase is done" in meaning["flow.phases[].repeat"]
+    assert "always" in meaning["end.check"] and "before every decision" in meaning["end.check"]
 
 
 def test_spec_reference_covers_every_schema_field():
@@ -256,11 +285,16 @@ def test_strict_build(tmp_path):
     r = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
                        cwd=ROOT, capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    for page in ("index.html", "tutorial/index.html", "reference/diagnostics/index.html",
+    for page in ("index.html", "tutorial/index.html", "reference/diagnostics/index.html", "reference/python/index.html",
                  "reference/builtins/index.html", "guides/api/index.html", "guides/cli/index.html"):
         assert (tmp_path / "site" / page).exists(), page
-    api = (tmp_path / "site" / "guides" / "api" / "index.html").read_text(encoding="utf-8")
-    assert "Load, check and compile a spec" in api  # the docstring reference is there
+    ref = (tmp_path / "site" / "reference" / "python" / "index.html").read_text(encoding="utf-8")
+    assert "Load, check and compile a spec" in ref  # the docstring reference is there
+    from interpreter import api
+    missing = [name for name in api.__all__ if not re.search(rf'id="interpreter\.[\w.]*\.{name}"', ref)]
+    assert not missing, f"public names of interpreter.api missing from docs/reference/python.md: {missing}"
+    for member in ("option_count", "script_chance", "chance_left", "winners", "strict"):
+        assert member in ref, member
     cli = (tmp_path / "site" / "guides" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "rulewright simulate" in cli and "rulewright lsp" in cli  # the click commands are there
 
@@ -282,3 +316,50 @@ def test_field_notes_name_real_fields():
             assert any(p.endswith(key[1:]) for p in paths), key
         else:
             assert key in paths, f"docs/reference/fields.yaml: no field {key} in the schema"
+
+
+JSON_COMMANDS = {
+    "simulate": (["simulate", "games/first-in-flight.yaml", "-p", "3", "--games", "20", "--seed", "1", "--json"],
+                 "guides/scale.md", "### `simulate --json`"),
+    "compare": (["compare", "games/stun.yaml", "games/stun-short.yaml", "-p", "3", "--games", "20", "--seed", "1",
+                 "--json"], "guides/lab.md", "### `compare --json`"),
+    "ambiguities": (["ambiguities", "games/stun.yaml", "-p", "3", "--games", "10", "--seed", "1", "--json"],
+                    "guides/lab.md", "### `ambiguities --json`"),
+    "policy lab": (["ambiguities", "games/stun.yaml", "-p", "2", "--games", "10", "--seed", "1", "--agents",
+                    "random,first", "--budget", "3000", "--json"], "guides/lab.md", "### `ambiguities --json`"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
+def test_every_json_field_is_documented(name):
+    """The guides name every field `simulate`, `compare` and `ambiguities` print with --json, nested ones too."""
+    import json
+    from click.testing import CliRunner
+    from interpreter.cli.commands import cli
+    argv, page, heading = JSON_COMMANDS[name]
+    r = CliRunner().invoke(cli, argv)
+    assert r.exit_code == 0, r.output
+    keys: set[str] = set()
+    named = ("options", "readings", "measures", "stall_reasons", "margins", "agents", "settings", "verdicts")
+
+    def walk(x, parent=""):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if parent in named or parent == "interpretations":  # names: readings, policies, measures ...
+                    if parent == "margins" or parent == "measures":
+                        walk(v, "")  # a measure's name is the spec's; its fields are documented
+                    continue
+                keys.add(k)
+                walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, parent + "[]")  # a list's entries: their fields are documented, not named
+    walk(json.loads(r.output))
+    assert {"verdict", "differences", "mean"} & keys or name == "simulate", keys
+    text = open(os.path.join(DOCS, page), encoding="utf-8").read()
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    if name == "compare":  # a spec's column holds simulate's fields, documented there
+        scale = open(os.path.join(DOCS, "guides", "scale.md"), encoding="utf-8").read()
+        section += scale.split("### `simulate --json`", 1)[1] + text.split("### `ambiguities --json`", 1)[1]
+    missing = sorted(k for k in keys if f"`{k}`" not in section)
+    assert not missing, f"{name} --json fields missing from docs/{page} ({heading}): {missing}"

@@ -105,9 +105,10 @@ def test_cli_ambiguities_json_and_report(tmp_path):
 def test_cli_lint_reports_a_branch_that_never_runs():
     res = CliRunner().invoke(cli, ["lint", RACE, "-p", "2", "-g", "50"])
     assert res.exit_code == 0
-    # A race to 5 never empties the 12-card deck, and a deck never holds 100 cards: both are findings.
-    assert "race.yaml:55:10: warning[W501]" in res.stderr
-    assert "race.yaml:61:10: warning[W501]" in res.stderr
+    # A race to 5 never empties the 12-card deck, and a deck never holds 100 cards: both are findings,
+    # dead ones (W502): no other reading, option value or player count reaches them either.
+    assert "race.yaml:55:10: warning[W502]" in res.stderr
+    assert "race.yaml:61:10: warning[W502]" in res.stderr
     # The branch inside depends on a reading (it runs under another interpretation): not a finding.
     assert ":62:" not in res.stderr
     res = CliRunner().invoke(cli, ["lint", "games/stun.yaml", "-p", "3", "-g", "100"])

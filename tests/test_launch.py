@@ -1,4 +1,4 @@
-"""interpreter/launch.py: a repeated `rulewright check` of unchanged files answered from kept verdicts.
+"""interpreter/cli/launch.py and verdicts.py: a repeated `rulewright check` of unchanged files answered from kept verdicts.
 
 The quick answer must be the full answer, byte for byte, and must never be
 given when the spec, one of its bases or the interpreter changed. The
@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from interpreter.cli import launch
+from interpreter.cli import launch, verdicts as kept
 
 from helpers import STUN, edit, minimal_text, write
 
@@ -102,9 +102,9 @@ def test_a_damaged_verdict_falls_back_to_the_full_check(tmp_path):
 
 def test_a_changed_interpreter_forgets_every_verdict(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    launch.remember(STUN, [STUN], "STUN", [])
-    assert launch.recall(STUN, launch._interpreter()) is not None
-    assert launch.recall(STUN, "another interpreter") is None
+    kept.remember(STUN, [STUN], "STUN", [])
+    assert kept.recall(STUN, kept.interpreter_key()) is not None
+    assert kept.recall(STUN, "another interpreter") is None
 
 
 def test_other_commands_and_options_go_to_the_full_command_line(tmp_path):

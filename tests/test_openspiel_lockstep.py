@@ -4,7 +4,10 @@ For each corpus game OpenSpiel also implements, random games are replayed in loc
 both engines must have the same player to move and the same legal actions in the same order, the
 same move is applied to both, and both must end at the same step with the same result. The mapping
 between OpenSpiel action ids and Rulewright option labels lives here (per game), not in interpreter/.
-Then each engine plays its own independent random games and the outcome shares are compared.
+OpenSpiel's chance (Mensch ärgere Dich nicht's dice, Oh Hell's deal, Goofspiel's prizes) is played on
+OpenSpiel's side and given to Rulewright as a strict chance script (`api.Chance`), so every roll and
+shuffle Rulewright makes is OpenSpiel's. Then each engine plays its own independent random games and
+the outcome shares are compared. Only the public API (`interpreter.api`) is used.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ pyspiel = pytest.importorskip(
                       "the lockstep test against an independent engine cannot run")
 
 from interpreter import api  # noqa: E402
-from interpreter.runtime.engine import Game, Status  # noqa: E402
+from interpreter.api import Chance, Game, State, Status  # noqa: E402
 
 from helpers import random_walk  # noqa: E402
 
@@ -62,22 +65,18 @@ def _oh_hell_action(label: str) -> int:
     return 4 * (int(rank) - 2) + SUITS.index(suit)
 
 
-def _oh_hell_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int):
+def _oh_hell_start(pair: Pairing, game: Game, os_state, rng: random.Random, seed: int) -> State:
     """Play OpenSpiel's chance nodes (tricks, dealer, the deal, the trump card), then start a Rulewright game
-    whose setup draws the same: its two random numbers scripted, its shuffle stacked with OpenSpiel's deal."""
+    whose setup draws the same: its two random numbers scripted, its shuffle ordered as OpenSpiel dealt."""
     outcomes = []
     while os_state.is_chance_node():
         outcomes.append(rng.choice([a for a, _p in os_state.chance_outcomes()]))
         os_state.apply_action(outcomes[-1])
     tricks, dealer, deal = outcomes[0], outcomes[1], outcomes[2:]
     assert game.card_type == [f"card_{r}_{s}" for r in range(2, 15) for s in SUITS]  # card ids are OpenSpiel's
-
-    def stack(st, zid):  # the dealt cards on top of the deck, in the order dealt
-        zone = st.zones[zid]
-        zone[:] = [c for c in zone if c not in deal] + deal[::-1]
-        st.rig = None
-    return game.new_game(pair.players, seed, prepare=lambda st: (setattr(st, "scripted", [tricks, dealer + 1]),
-                                                                setattr(st, "rig", stack)))
+    # the dealt cards on top of the deck, in the order dealt (the trump card last)
+    return game.new_game(pair.players, seed, chance=Chance(dice=[tricks, dealer + 1],
+                                                           decks={"deck": [game.card_type[c] for c in deal]}))
 
 
 def _cell_action(label: str) -> int:
@@ -112,24 +111,24 @@ PAIRS = {
     "maedn_2": Pairing("games/maedn.yaml", "maedn", {}, _maedn_action, 2, lambda o: o + 1, 200),
     "maedn_4": Pairing("games/maedn.yaml", "maedn(players=4)", {}, _maedn_action, 4, lambda o: o + 1, 100),
     "oh_hell_3": Pairing("games/oh_hell.yaml", "oh_hell", {}, _oh_hell_action, 3, None, 200, _oh_hell_start,
-                         lambda st: [float(x) for x in st.scores()], MADE),
+                         lambda st: [float(x) for x in st.result().scores], MADE),
     "oh_hell_5": Pairing("games/oh_hell.yaml", "oh_hell(players=5)", {}, _oh_hell_action, 5, None, 100,
-                         _oh_hell_start, lambda st: [float(x) for x in st.scores()], MADE),
+                         _oh_hell_start, lambda st: [float(x) for x in st.result().scores], MADE),
 }
 GAMES = 60  # lockstep games per pairing
 
 
 def _game(pair: Pairing) -> Game:
-    spec, _ = api.load_spec(pair.spec)
-    return Game(spec, pair.options)
+    return api.load_game(pair.spec, pair.options)
 
 
-def _returns(st) -> list[float]:
+def _returns(st: State) -> list[float]:
     """Rulewright's result as OpenSpiel's zero-sum returns: n-1 for a sole winner and -1 for the others
-    (+1/-1 with two players), 0 for everybody on a draw."""
-    if len(st.winners) != 1:
-        return [0.0] * st.n
-    return [st.n - 1.0 if p == st.winners[0] else -1.0 for p in range(st.n)]
+    (+1/-1 with two players), 0 for everybody on a draw. Both number seats from 0."""
+    r = st.result()
+    if len(r.winners) != 1:
+        return [0.0] * r.players
+    return [r.players - 1.0 if p == r.winners[0] else -1.0 for p in range(r.players)]
 
 
 def _chance(pair: Pairing, os_state, rng: random.Random) -> list[int]:
@@ -150,7 +149,7 @@ def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
         st = pair.start(pair, game, os_state, rng, seed)
     else:
         first = _chance(pair, os_state, rng) if pair.die_of else []
-        st = game.new_game(pair.players, seed, hook=lambda s: setattr(s, "scripted", first) if first else None)
+        st = game.new_game(pair.players, seed, chance=Chance(dice=first))
     result = pair.returns or _returns
     steps = 0
     while True:
@@ -159,16 +158,16 @@ def lockstep(pair: Pairing, game: Game, seed: int) -> tuple[int, list[float]]:
         if os_state.is_terminal():
             break
         d = st.decision()
-        assert d.player == os_state.current_player(), f"seed {seed} step {steps}: player to move differs"
+        assert d.player == st.to_move == os_state.current_player(), f"seed {seed} step {steps}: player to move differs"
         mine = [pair.action_of(lab) for lab in d.labels]
         theirs = list(os_state.legal_actions())
         assert mine == theirs, f"seed {seed} step {steps}: legal actions differ\n  rulewright {mine}\n  openspiel  {theirs}"
         i = rng.randrange(len(mine))
         os_state.apply_action(theirs[i])
         if pair.die_of:  # the dice OpenSpiel rolls next are the ones Rulewright rolls next
-            st.scripted = _chance(pair, os_state, rng)
-        st.apply(i)
-        assert not st.scripted, f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
+            st.script_chance(dice=_chance(pair, os_state, rng))
+        st.apply(i)  # a roll OpenSpiel did not make raises ChanceError (the strict script ran out)
+        assert not st.chance_left(), f"seed {seed} step {steps}: Rulewright did not roll when OpenSpiel did"
         steps += 1
     assert st.status is Status.FINISHED, st.reason
     assert result(st) == list(os_state.returns()), f"seed {seed}: results differ {result(st)} {os_state.returns()}"
@@ -239,13 +238,7 @@ def test_outcome_shares_agree_with_openspiel(name):
 def _goofspiel_lockstep(game: Game, seed: int) -> tuple[int, list[float]]:
     rng = random.Random(seed)
     order = rng.sample(range(1, 14), 13)  # the prize values, first turned up first
-    prize_ids = [game.spec.cards[f"prize_{v}"].first_id for v in order]
-
-    def stack(st, zid):
-        zone = st.zones[zid]
-        zone[:] = [c for c in zone if c not in prize_ids] + prize_ids[::-1]
-        st.rig = None
-    st = game.new_game(2, seed, prepare=lambda s: setattr(s, "rig", stack))
+    st = game.new_game(2, seed, chance=Chance(decks={"prizes": [f"prize_{v}" for v in order]}))
     os_state = pyspiel.load_game("goofspiel").new_initial_state()
     rounds = 0
     while not os_state.is_terminal():
@@ -270,14 +263,13 @@ def _goofspiel_lockstep(game: Game, seed: int) -> tuple[int, list[float]]:
         st.apply(0)
     assert st.status is Status.FINISHED, st.reason
     assert _returns(st) == list(os_state.returns()), f"seed {seed}: results differ {_returns(st)} {os_state.returns()}"
-    assert [st.pvars[st.g.spec.vars["player"]["points"].index][p] for p in range(2)] == \
+    assert [st.view(0)["players"][p]["points"] for p in range(2)] == \
         [int(x) for x in str(os_state).split("Points: ")[1].split()], f"seed {seed}: points differ"
     return rounds, _returns(st)
 
 
 def test_goofspiel_in_lockstep_with_openspiel():
-    spec, _ = api.load_spec("games/goofspiel.yaml")
-    game = Game(spec)
+    game = api.load_game("games/goofspiel.yaml")
     results = [_goofspiel_lockstep(game, seed) for seed in range(GAMES)]
     assert all(rounds == 12 for rounds, _r in results)
     assert {tuple(r) for _n, r in results} >= {(1.0, -1.0), (-1.0, 1.0)}  # both seats win some games
@@ -285,8 +277,7 @@ def test_goofspiel_in_lockstep_with_openspiel():
 
 def test_goofspiel_outcome_shares_agree_with_openspiel():
     """Independent random games: first-seat wins, second-seat wins and ties agree within 4 standard errors."""
-    spec, _ = api.load_spec("games/goofspiel.yaml")
-    game = Game(spec)
+    game = api.load_game("games/goofspiel.yaml")
     n = 300
     ours = []
     for seed in range(n):

@@ -41,3 +41,15 @@ def test_ray_workers_are_tasks_in_flight_and_change_nothing(local_ray):
     on_ray = _run("--backend", "ray", "--workers", "2")
     use_backend("local")
     assert on_ray == local
+
+
+def test_tune_on_ray_gives_the_local_answer(local_ray):
+    def tuned(*extra):
+        res = CliRunner().invoke(cli, ["tune", "tests/specs/tune_planted.yaml", "-p", "2", "--vary", "line",
+                                       "--target", "win P1 40%..60%", "--json", *extra])
+        assert res.exit_code == 0, res.output
+        return json.loads(res.stdout)["candidates"]
+    local = tuned()
+    on_ray = tuned("--backend", "ray", "--workers", "2")
+    use_backend("local")
+    assert on_ray == local and [c["label"] for c in local if c["meets"] is True] == ["line=50"]

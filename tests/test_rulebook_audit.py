@@ -165,9 +165,10 @@ def test_six_player_two_chip_rule_with_one_chip_left_does_not_crash():
 
 def test_stun_readings_are_named_with_why():
     spec = load_spec("games/stun.yaml")[0]
-    for name in ("lost_chips", "win_timing", "empty_centre", "stun_minus_and_stun", "reshuffle"):
+    for name in ("lost_chips", "win_timing", "empty_centre", "stun_minus_and_stun", "reshuffle", "stun_minus_own_pile",
+                 "stun_plus_chip_and_stun", "dead_end_winner"):
         assert spec.ambiguities[name].why, name
-    assert {"no_card_left", "promotion_cards"} <= set(spec.assumptions)
+    assert {"dead_end", "promotion_cards"} <= set(spec.assumptions) and "no_card_left" not in spec.assumptions
 
 
 # ---- Stunt Academy: no "last card of the second deck" when there was no second deck ---------------------
@@ -247,3 +248,137 @@ def test_every_shipped_spec_passes_its_examples(path):
     from interpreter.runtime.scenarios import run_examples
     failed = [(r.name, r.message) for r in run_examples(load_spec(path)[0]) if not r.ok]
     assert failed == []
+
+
+# ---- the second audit (issue 30): lint finds a dead branch and an empty guard, generally -------------------
+def _old_stun(tmp_path) -> tuple[str, str]:
+    """games/stun.yaml with the guard and the branch of its old assumption no_card_left put back."""
+    text = open("games/stun.yaml", encoding="utf-8").read()
+    text = text.replace("source: ../rulebooks/", f"source: {os.path.abspath('rulebooks')}/")
+    text = edit(text, "TOUCH the draw pile, you MUST turn over the next card.\"\n    do: flip()\n",
+                "TOUCH the draw pile, you MUST turn over the next card.\"\n"
+                "    when: count(draw) + count(discard) > 0\n    do: flip()\n")
+    text = edit(text, "a new draw pile.\"\n      let card = top(draw)\n",
+                "a new draw pile.\"\n      if count(draw) == 0:\n        say \"There is no card left to turn up.\"\n"
+                "        end turn\n      let card = top(draw)\n")
+    return write(tmp_path, text, "stun.yaml"), text
+
+
+def test_lint_finds_the_dead_branch_and_the_empty_guard(tmp_path):
+    path, text = _old_stun(tmp_path)
+    found = lint(path, 2, 20, 1, {}, {}, also=(), other_games=2)
+    dead = [d for d in found if d.code == "W502"]
+    empty = [d for d in found if d.code == "W503"]
+    assert [(d.span.line, d.span.col) for d in dead] == [where(text, "count(draw) == 0:\n        say \"There is no card")]
+    assert "under every reading, option value and player count" in dead[0].message
+    assert [(d.span.line, d.span.col) for d in empty] == [where(text, "count(draw) + count(discard) > 0")]
+    assert "'flip'" in empty[0].message
+    # the shipped spec has neither; its rare branches are named by what runs them
+    shipped = lint("games/stun.yaml", 2, 20, 1, {}, {}, also=(), other_games=2)
+    assert not [d for d in shipped if d.code in ("W502", "W503")]
+    notes = {d.span.line: d.note for d in shipped if d.code == "W501"}
+    assert "it runs with example dead_end_has_no_winner" in notes.values()
+    assert "it runs with --reading reshuffle=when_needed" in notes.values()
+
+
+def test_an_example_of_the_position_clears_a_guard(tmp_path):
+    """No Thanks!'s `when: count(me.chips) > 0` holds in most random games; its example of a player
+    without chips is the position it is for."""
+    found = lint("games/no_thanks.yaml", 3, 10, 1, {}, {}, also=(), other_games=1)
+    assert not [d for d in found if d.code == "W503"]
+    no_examples = lint("games/no_thanks.yaml", 3, 10, 1, {}, {}, also=(), other_games=0)
+    assert not [d for d in no_examples if d.code == "W502"]  # without the sweep lint claims no dead branch
+
+
+# ---- the six-player dead end: no legal game stalls -------------------------------------------------------
+@pytest.mark.parametrize("policy", ["random", "last"])
+def test_no_six_player_stun_game_stalls(policy):
+    """The audit: 5 in 100 six-player games stalled under random play, 18 in 100 under stop-after-the-first-
+    card (the lab policy `last`). benchmarks/stalls.py plays 2,000 of each."""
+    from benchmarks.stalls import measure
+    r = measure("games/stun.yaml", 6, 300, 7, policy)
+    assert (r["stalled"], r["errors"]) == (0, 0)
+    assert r["no_winner"] > 0  # the dead end is reached, and ends the game
+
+
+def test_the_audits_stalled_game_ends_in_the_dead_end():
+    """`rulewright run games/stun.yaml -p 6 --seed 4907756453613738681` under the readings the spec played
+    then: it stalled after 560 turns; now it ends when the 260th turn would start."""
+    from interpreter.lab.runner import play
+    game = load_game("games/stun.yaml", readings={"stun_minus_and_stun": "where_it_lies",
+                                                  "stun_minus_own_pile": "this_turns_cards",
+                                                  "stun_plus_chip_and_stun": "always_lost"})
+    st = play(game, 6, 4907756453613738681)
+    assert (st.status, st.winners, st.turn) == (Status.FINISHED, [], 260)
+    most = load_game("games/stun.yaml", readings={"stun_minus_and_stun": "where_it_lies",
+                                                  "stun_minus_own_pile": "this_turns_cards",
+                                                  "stun_plus_chip_and_stun": "always_lost",
+                                                  "dead_end_winner": "most_chips"})
+    assert play(most, 6, 4907756453613738681).winners == [0, 1]  # P1 and P2, 4 chips each
+
+
+def test_last_is_a_lab_policy():
+    from interpreter.agents.registry import make_agent
+    agent = make_agent("last", 1, 0)
+    st = load_game("games/stun.yaml").new_game(2, 3)
+    labels = []
+    while st.status is Status.RUNNING:
+        i = agent.pick(st)
+        assert i == len(st.popts) - 1
+        labels.append(st.labels()[i])
+        st.apply(i)
+    assert st.status is Status.FINISHED and "stop and keep the cards" in labels
+    assert "turn up a card" not in labels  # after the forced first card it always stops
+
+
+# ---- explain: every paragraph accounted for ---------------------------------------------------------------
+@pytest.mark.parametrize("path", SHIPPED, ids=os.path.basename)
+def test_every_paragraph_of_a_shipped_rulebook_is_accounted_for(path):
+    spec = load_spec(path)[0]
+    missing = [(p.line, p.text) for p in trace(spec) if p.status == "not encoded"]
+    assert missing == []
+    assert "**0 not accounted for**" in explain(spec)
+
+
+def test_the_audits_four_real_sentences_of_stunt_academy():
+    """Lines 14, 18 and 47 are rules the spec encodes (now quoted by them); line 33 is an editor's note."""
+    status = {p.line: p for p in trace(load_spec("games/stunt-academy.yaml")[0])}
+    assert [status[n].status for n in (14, 18, 33, 47)] == ["encoded", "encoded", "noted", "encoded"]
+    assert "neutral_names" in status[33].note
+    assert 27 not in status  # a lone list dash is layout
+
+
+def test_notes_layout_and_short_flavour(tmp_path):
+    book = tmp_path / "book.txt"
+    book.write_text("Exams\n-\n|---|---|\nExams are held at the end.\nA note from the editor about the exams.\n"
+                    "| Round | Points |\n")
+    text = edit(minimal_text(), "  players: {min: 2, max: 4}\n",
+                "  players: {min: 2, max: 4}\n  rulebook:\n    source: book.txt\n    flavour: [\"Exams\"]\n"
+                "    notes:\n      - {text: \"A note from the editor about the exams. ... | Round | Points |\", "
+                "why: \"Commentary.\"}\n")
+    spec = load_spec(write(tmp_path, text))[0]
+    status = {p.line: p.status for p in trace(spec)}
+    # "Exams" is the heading, not a word of line 4; lines 2 and 3 are layout; both pieces of the note count
+    assert status == {1: "flavour", 4: "not encoded", 5: "noted", 6: "noted"}
+    md = explain(spec)
+    assert "1 not accounted for" in md and "| 5 | A note from the editor about the exams. | noted | Commentary. |" in md
+    assert "(the note at line 5)" in md
+    notes = lambda s: [w for _at, w, _piece in misquotes(s) if w == "game.rulebook.notes"]  # noqa: E731
+    assert notes(spec) == []  # the note is the rulebook's words, as every quote must be
+    bad = edit(text, "A note from the editor", "A note by the editor")
+    assert notes(load_spec(write(tmp_path, bad, "b.yaml"))[0]) == ["game.rulebook.notes"]
+
+
+def test_stun_minus_on_any_pile_is_narrated():
+    """stun_minus_target any_pile: the narration says where the STUN MINUS went, either way."""
+    from interpreter.runtime.engine import Game
+    from interpreter.runtime.scenarios import _given
+    spec = load_spec("games/stun.yaml")[0]
+    ex = spec.examples["stun_minus_on_another_pile"]
+    for choice, said in (("my own count", "P1 keeps the STUN MINUS among this turn's cards."),
+                         ("P2's held pile", "P1 puts the STUN MINUS on P2's held pile (now 4).")):
+        game = Game(spec, {}, {"stun_minus_target": "any_pile"})
+        st = game.new_game(3, ex.seed, log=True, hook=_given(game, ex))
+        st.apply(st.labels().index("turn up a card"))
+        st.apply(st.labels().index(choice))
+        assert said in [e["text"] for e in st.log if e["e"] == "say"]

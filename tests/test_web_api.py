@@ -43,6 +43,16 @@ def start(c: TestClient, **settings) -> dict:
     return r.json()
 
 
+def true_table(app, c: TestClient, gid: str):
+    """The server's own Table of a game (the engine's true state, to check the responses against)."""
+    return app.state.table.sessions[c.cookies["rulewright_table"]].games[gid]
+
+
+def pick(c: TestClient, g: dict, option: int):
+    """Answer the decision the table `g` shows with `option` (the response)."""
+    return c.post(f"/api/games/{g['id']}/choose", json={"option": option, "decision": g["decision"]["id"]})
+
+
 def test_specs_are_only_those_given(app):
     c = client(app=app)
     d = c.get("/api/specs").json()
@@ -51,6 +61,8 @@ def test_specs_are_only_those_given(app):
     stun = d["specs"][0]
     assert stun["name"] == "STUN" and {o["name"] for o in stun["options"]} == {"win_chips", "advanced"}
     assert any(a["name"] == "win_timing" for a in stun["ambiguities"])
+    assert "rulewright_table" not in c.cookies  # looking makes no session; the first change does
+    start(c, spec="stun", players=2, seats=["random", "random"])
     assert "rulewright_table" in c.cookies
 
 
@@ -88,14 +100,15 @@ def test_bad_new_game_is_a_400_with_a_json_error(app, body, status, fragment):
     ("post", "/api/games", b"{not json", 400),
     ("post", "/api/games", b"\xff\xfe", 400),
     ("post", "/api/games/load", b'{"rulewright_table": 2}', 400),
+    ("post", "/api/games/load", b'{"rulewright_table": 1, "sealed": "gAAAAAnot-a-token"}', 400),
     ("get", "/api/logs/nope", None, 404),
     ("get", "/api/lab/nope", None, 404),
     ("get", "/api/lab/nope/plots/x.png", None, 404),
 ], ids=["unknown-api", "a-path", "static-escape", "wrong-method", "unknown-game", "broken-json", "not-utf8",
-        "wrong-save-format", "unknown-log", "unknown-lab-run", "unknown-plot"])
+        "wrong-save-format", "forged-seal", "unknown-log", "unknown-lab-run", "unknown-plot"])
 def test_bad_requests_get_json_errors(app, method, path, body, status):
     c = client(app=app)
-    r = c.request(method.upper(), path, content=body)
+    r = c.request(method.upper(), path, content=body, headers={"content-type": "application/json"})
     assert r.status_code == status
     assert isinstance(r.json()["error"], str)
 
@@ -108,7 +121,7 @@ def test_a_foreign_host_header_is_refused():
 
 def test_oversized_body_is_a_413():
     c = client(Limits(body=1000))
-    r = c.post("/api/logs", content=b"x" * 5000)
+    r = c.post("/api/logs", content=b"x" * 5000, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "larger than 1000" in r.json()["error"]
 
 
@@ -127,11 +140,14 @@ def test_person_plays_bots_answer_and_the_table_has_zones_counters_and_options(a
     assert {z["id"] for z in g["zones"]} >= {"draw", "P1.pile"}
     assert any(r["label"] for r in g["counters"]["players"])
     while g["status"] == "running":
-        g = c.post(f"/api/games/{g['id']}/choose", json={"option": len(g["decision"]["options"]) - 1}).json()
+        last = g
+        g = pick(c, g, len(g["decision"]["options"]) - 1).json()
     assert g["result"]["status"] == "finished" and g["decision"] is None
     assert any(line["kind"] == "end" for line in g["log"])
-    r = c.post(f"/api/games/{g['id']}/choose", json={"option": 0})
+    r = c.post(f"/api/games/{g['id']}/choose", json={"option": 0, "decision": g["version"]})
     assert r.status_code == 400 and "over" in r.json()["error"]
+    r = pick(c, last, len(last["decision"]["options"]) - 1)  # the last choice again: a harmless repeat
+    assert r.status_code == 200 and r.json()["choices"] == g["choices"]
 
 
 @pytest.mark.parametrize("body,fragment", [
@@ -140,10 +156,14 @@ def test_person_plays_bots_answer_and_the_table_has_zones_counters_and_options(a
     ({"option": -1}, "not one of"),
     ({}, "choose needs"),
     ({"option": 0, "seat": 1}, "P1's decision"),
-], ids=["out-of-range", "text", "negative", "missing", "wrong-seat"])
+    ({"option": 0, "decision": None}, "choose needs"),
+    ({"option": 0, "decision": "1"}, "decision must be"),
+], ids=["out-of-range", "text", "negative", "missing", "wrong-seat", "no-decision", "decision-as-text"])
 def test_bad_choices_are_refused_and_change_nothing(app, body, fragment):
     c = client(app=app)
     g = start(c, spec="stun", players=2, seed=1, seats=["person", "random"])
+    if "option" in body and "decision" not in body:
+        body = {**body, "decision": g["decision"]["id"]}
     r = c.post(f"/api/games/{g['id']}/choose", json=body)
     assert r.status_code == 400 and fragment in r.json()["error"]
     assert c.get(f"/api/games/{g['id']}").json()["choices"] == g["choices"]
@@ -170,18 +190,22 @@ def test_undo_goes_back_to_the_persons_last_decision_and_redo_forward(app):
     g0 = start(c, spec="stun", players=2, seed=11, seats=["person", "random"])
     gid = g0["id"]
     assert not g0["can_undo"]
-    g1 = c.post(f"/api/games/{gid}/choose", json={"option": 0}).json()
-    g2 = c.post(f"/api/games/{gid}/choose", json={"option": 1}).json()
-    u = c.post(f"/api/games/{gid}/undo").json()
-    assert {k: v for k, v in u.items() if k not in ("can_redo",)} == {k: v for k, v in g1.items() if k != "can_redo"}
-    assert u["can_redo"]
-    r = c.post(f"/api/games/{gid}/redo").json()
-    assert r == g2
-    assert c.post(f"/api/games/{gid}/redo").status_code == 400
-    c.post(f"/api/games/{gid}/undo")
-    c.post(f"/api/games/{gid}/undo")
-    assert c.post(f"/api/games/{gid}/undo").status_code == 400  # back at the start
-    c.post(f"/api/games/{gid}/choose", json={"option": 1})  # a new choice forgets what could be redone
+    g1 = pick(c, g0, 0).json()
+    g2 = pick(c, g1, 1).json()
+    u = c.post(f"/api/games/{gid}/undo", json={"version": g2["version"]}).json()
+    same = lambda d: {k: v for k, v in d.items() if k not in ("can_redo", "version")} | \
+        {"decision": {k: v for k, v in d["decision"].items() if k != "id"}}  # noqa: E731
+    assert same(u) == same(g1)
+    assert u["can_redo"] and u["version"] > g2["version"]
+    stale = c.post(f"/api/games/{gid}/undo", json={"version": g2["version"]})  # a double click: nothing more
+    assert stale.status_code == 409 and stale.json()["table"]["version"] == u["version"]
+    r = c.post(f"/api/games/{gid}/redo", json={"version": u["version"]}).json()
+    assert same(r) == same(g2)
+    assert c.post(f"/api/games/{gid}/redo", json={}).status_code == 400
+    c.post(f"/api/games/{gid}/undo", json={})
+    c.post(f"/api/games/{gid}/undo", json={})
+    assert c.post(f"/api/games/{gid}/undo", json={}).status_code == 400  # back at the start
+    pick(c, c.get(f"/api/games/{gid}").json(), 1)  # a new choice forgets what could be redone
     assert not c.get(f"/api/games/{gid}").json()["can_redo"]
 
 
@@ -190,27 +214,29 @@ def test_save_and_load_replay_the_same_game(app):
     g = start(c, spec="stunt-academy", players=3, seed=5, seats=["person", "mcts:10", "random"],
               readings={"meld_cost": "per_card"})
     for k in range(4):
-        g = c.post(f"/api/games/{g['id']}/choose", json={"option": k % len(g["decision"]["options"])}).json()
+        g = pick(c, g, k % len(g["decision"]["options"])).json()
     save = c.get(f"/api/games/{g['id']}/save").json()
     assert save["rulewright_table"] == 1 and save["spec"] == "stunt-academy" and save["readings"]["meld_cost"] == "per_card"
+    assert "seed" not in save and "choices" not in save and save["choices_made"] == g["choices"]  # sealed
     other = client(app=app)  # another browser loads the file
     loaded = other.post("/api/games/load", json=save).json()
-    assert {k: v for k, v in loaded.items() if k not in ("id", "can_redo")} == \
-           {k: v for k, v in g.items() if k not in ("id", "can_redo")}
+    drop = ("id", "can_redo", "version", "decision")
+    assert {k: v for k, v in loaded.items() if k not in drop} == {k: v for k, v in g.items() if k not in drop}
+    assert loaded["settings"]["seed"] is None
 
 
 @pytest.mark.parametrize("change,fragment", [
     ({"spec": "chess"}, "unknown spec"),
     ({"choices": "0,1"}, "list of option numbers"),
     ({"choices": [0, 99]}, "is not one of"),
-    ({"choices": [0] * 6000}, "at most 5000"),
+    ({"choices": [0] * 6000}, "at most 3000"),
     ({"players": 99}, "3 to 4 players"),
     ({"seats": ["person", "rm -rf", "random"]}, "not a player"),
     ({"readings": {"meld_cost": "free"}}, "interpretation"),
 ], ids=["unknown-spec", "choices-text", "choice-out-of-range", "too-many-choices", "players", "seat", "reading"])
 def test_a_bad_save_is_refused_with_the_reason(app, change, fragment):
     c = client(app=app)
-    g = start(c, spec="stunt-academy", players=3, seed=5, seats=["person", "random", "random"])
+    g = start(c, spec="stunt-academy", players=3, seed=5, seats=["random", "random", "random"])  # an open save
     save = {**c.get(f"/api/games/{g['id']}/save").json(), **change}
     r = c.post("/api/games/load", json=save)
     assert r.status_code == 400 and fragment in r.json()["error"], r.text
@@ -220,7 +246,7 @@ def test_sessions_are_kept_apart(app):
     a, b = client(app=app), client(app=app)
     ga = start(a, spec="stun", players=2, seed=1, seats=["person", "random"])
     assert b.get(f"/api/games/{ga['id']}").status_code == 404
-    assert b.post(f"/api/games/{ga['id']}/choose", json={"option": 0}).status_code == 404
+    assert b.post(f"/api/games/{ga['id']}/choose", json={"option": 0, "decision": 1}).status_code == 404
     assert b.get(f"/api/games/{ga['id']}/save").status_code == 404
     assert [x["id"] for x in a.get("/api/games").json()["games"]] == [ga["id"]]
     assert b.get("/api/games").json()["games"] == []
@@ -233,9 +259,12 @@ def test_caps_on_sessions_games_and_choices():
     assert [x["id"] for x in c.get("/api/games").json()["games"]] == ids[1:]  # the oldest went first
     bots = start(c, spec="stunt-academy", players=3, seed=1, seats=["random"] * 3)
     assert bots["choices"] == 40 and bots["status"] == "running" and "40 choices" in bots["note"]
+    for _ in range(5):
+        client(app=app).get("/api/specs")  # a look creates no session and pushes none out
+    assert len(app.state.table.sessions) == 1
     others = [client(app=app) for _ in range(4)]
     for o in others:
-        o.get("/api/specs")
+        start(o, spec="stun", players=2, seed=1, seats=["random", "random"])
     assert len(app.state.table.sessions) == 3
     assert c.get(f"/api/games/{ids[2]}").status_code == 404  # the least recently seen session went
 
@@ -292,13 +321,13 @@ def test_a_seat_never_receives_a_card_it_has_not_seen(app, spec, players, seed):
     g = start(c, spec=spec, players=players, seed=seed, seats=["person"] + ["random"] * (players - 1))
     bodies = []
     while g["status"] == "running" and g["choices"] < 120:
-        r = c.post(f"/api/games/{g['id']}/choose", json={"option": rng.randrange(len(g["decision"]["options"]))})
+        r = pick(c, g, rng.randrange(len(g["decision"]["options"])))
         bodies.append(r.text)
         g = r.json()
         bodies.append(c.get(f"/api/games/{g['id']}").text)
-    save = c.get(f"/api/games/{g['id']}/save").json()
-    game = api.load_game(SPECS[["stun", "stunt-academy", "secrets"].index(spec)], save["options"], save["readings"])
-    never = _labels(game) - _seen_by(game, players, seed, save["choices"], 0)
+    t = true_table(app, c, g["id"])
+    game = t.g
+    never = _labels(game) - _seen_by(game, players, seed, t.st.choices, 0)
     assert never, "the test needs cards that P1 never sees"
     for body in bodies:
         text = _strip_rules(body)
@@ -312,10 +341,10 @@ def test_a_blind_pick_from_a_hidden_pile_names_no_card(app):
     c = client(app=app)
     g = start(c, spec="secrets", players=2, seed=2, seats=["person", "random"])
     gid = g["id"]
-    g = c.post(f"/api/games/{gid}/choose", json={"option": g["decision"]["options"].index("play a card face up")}).json()
-    g = c.post(f"/api/games/{gid}/choose", json={"option": 0}).json()  # the card to play; then P2 moves
+    g = pick(c, g, g["decision"]["options"].index("play a card face up")).json()
+    g = pick(c, g, 0).json()  # the card to play; then P2 moves
     assert "draw a card" in g["decision"]["options"]
-    r = c.post(f"/api/games/{gid}/choose", json={"option": g["decision"]["options"].index("draw a card")})
+    r = pick(c, g, g["decision"]["options"].index("draw a card"))
     g = r.json()
     deck = next(z for z in g["zones"] if z["id"] == "deck")
     assert g["decision"]["prompt"] == "card to draw" and len(g["decision"]["options"]) == deck["count"] > 1
@@ -334,7 +363,7 @@ def test_hot_seat_shows_each_person_only_their_own_hand(app):
         assert g["decision"]["player"] == me
         hands = {z["owner"]: z for z in g["zones"] if z["id"].endswith(".hand")}
         assert hands[me]["visible"] and all(not z["visible"] for p, z in hands.items() if p != me)
-        g = c.post(f"/api/games/{g['id']}/choose", json={"option": 0}).json()
+        g = pick(c, g, 0).json()
     assert viewers == {0, 1}
     assert g["viewer"] == -1  # at the end, the screen shows what everyone may see
 
@@ -349,7 +378,7 @@ def _log_text(path: str, players: int, seed: int) -> str:
 def test_a_log_is_uploaded_and_stepped_through(app):
     c = client(app=app)
     text, st = _log_text("tests/specs/secrets.yaml", 2, 6)
-    r = c.post("/api/logs?name=secrets.jsonl", content=text.encode())
+    r = c.post("/api/logs", json={"name": "secrets.jsonl", "text": text})
     assert r.status_code == 201, r.text
     d = r.json()
     assert d["steps"] == len(st.choices) and d["game"] == "Secrets" and d["note"] is None
@@ -375,7 +404,7 @@ def test_a_log_is_uploaded_and_stepped_through(app):
      "players"),
 ], ids=["empty", "garbage", "unserved-game", "bad-header"])
 def test_a_bad_log_is_refused_with_the_reason(app, text, fragment):
-    r = client(app=app).post("/api/logs?name=up.jsonl", content=text.encode())
+    r = client(app=app).post("/api/logs", json={"name": "up.jsonl", "text": text})
     assert r.status_code == 400 and fragment in r.json()["error"], r.text
     assert "/tmp" not in r.json()["error"]  # the error names the upload, not the server's files
 
@@ -383,7 +412,7 @@ def test_a_bad_log_is_refused_with_the_reason(app, text, fragment):
 def test_a_log_longer_than_the_cap_is_refused():
     text, st = _log_text("tests/specs/secrets.yaml", 2, 6)
     app = create_app(SPECS, limits=Limits(log_choices=len(st.choices) - 1), hosts=("testserver",))
-    r = client(app=app).post("/api/logs?name=long.jsonl", content=text.encode())
+    r = client(app=app).post("/api/logs", json={"name": "long.jsonl", "text": text})
     assert r.status_code == 400 and "at most" in r.json()["error"]
 
 
@@ -442,18 +471,20 @@ def test_lab_runs_are_bounded():
     c = client(app=app)
     first = c.post("/api/lab", json={"spec": "stunt-academy", "players": 3, "games": 300})
     assert first.status_code == 202
-    second = c.post("/api/lab", json={"spec": "stun", "players": 2, "games": 10})
+    second = client(app=app).post("/api/lab", json={"spec": "stun", "players": 2, "games": 10})
     assert second.status_code == 429 and "already waiting or running" in second.json()["error"]
+    again = c.post("/api/lab", json={"spec": "stun", "players": 2, "games": 10})
+    assert again.status_code == 429 and "already" in again.json()["error"]
     app.state.table.lab.close()
 
 
 def test_a_game_goes_onto_the_slider_when_it_is_over_or_of_bots_only(app):
     c = client(app=app)
     bots = start(c, spec="secrets", players=2, seed=3, seats=["random", "random"])
-    r = c.post(f"/api/games/{bots['id']}/replay")
+    r = c.post(f"/api/games/{bots['id']}/replay", json={})
     assert r.status_code == 201 and r.json()["steps"] == bots["choices"]
     step = c.get(f"/api/logs/{r.json()['id']}?step={bots['choices']}&seat=spectator").json()
     assert step["result"] == bots["result"] and step["zones"] == bots["zones"]
     g = start(c, spec="secrets", players=2, seed=3, seats=["person", "random"])
-    r = c.post(f"/api/games/{g['id']}/replay")
+    r = c.post(f"/api/games/{g['id']}/replay", json={})
     assert r.status_code == 403 and "once it is over" in r.json()["error"]

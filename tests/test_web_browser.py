@@ -50,11 +50,11 @@ def page(browser, url):
     assert not errors, f"script errors on the page: {errors}"
 
 
-def new_game(pg, spec: str, players: int, seed: int, seats: list[str], hotseat: bool = False) -> None:
+def new_game(pg, spec: str, players: int, seed: int | None, seats: list[str], hotseat: bool = False) -> None:
     pg.select_option("#spec", spec)
     pg.fill("#players", str(players))
     pg.dispatch_event("#players", "change")
-    pg.fill("#seed", str(seed))
+    pg.fill("#seed", "" if seed is None else str(seed))
     for k, s in enumerate(seats):
         pg.select_option(f"#seat{k}", s)
     if hotseat:
@@ -106,6 +106,8 @@ def test_a_game_played_to_its_end(page):
 
 def test_hot_seat_hands_the_screen_over(page):
     new_game(page, "secrets", 2, 5, ["person", "person"], hotseat=True)
+    assert page.is_hidden("#game") and "Pass the screen to P1" in page.inner_text("#handover")
+    page.click("#handover-ok")
     assert "viewing as P1" in page.inner_text("#status")
     p1_hand = page.inner_text("[data-zone='P1.hand']")
     choose(page)  # P1 plays a card ...
@@ -120,6 +122,98 @@ def test_hot_seat_hands_the_screen_over(page):
     assert page.inner_text("[data-zone='P2.hand']") != p1_hand
 
 
+def _pass_screen(page, to: str) -> None:
+    page.wait_for_selector("#handover:not([hidden])")
+    assert page.is_hidden("#game") and f"Pass the screen to {to}" in page.inner_text("#handover")
+    assert page.locator("#zones .card:not(.back)").count() == 0  # no seat's cards drawn under the cover
+    page.click("#handover-ok")
+    page.wait_for_selector("#game:not([hidden])")
+    assert f"viewing as {to}" in page.inner_text("#status")
+
+
+def test_hot_seat_covers_the_screen_on_undo_and_redo(page):
+    """The review: Undo showed the previous person's hand without the cover (issue 23, finding 3)."""
+    new_game(page, "secrets", 2, 5, ["person", "person"], hotseat=True)
+    _pass_screen(page, "P1")
+    p1_hand = page.inner_text("[data-zone='P1.hand']")
+    choose(page)
+    page.locator(".option").first.click()  # P1's card: now P2's turn
+    _pass_screen(page, "P2")
+    p2_hand = page.inner_text("[data-zone='P2.hand']")
+    assert p2_hand != p1_hand
+    page.click("#undo")  # P2 takes P1's move back: P1's hand must not show to P2
+    _pass_screen(page, "P1")
+    assert page.locator("[data-zone='P2.hand'].hidden-zone").count() == 1
+    page.click("#redo")
+    _pass_screen(page, "P2")
+    assert page.locator("[data-zone='P1.hand'].hidden-zone").count() == 1
+
+
+def test_a_double_click_on_an_option_chooses_once(page):
+    counts = []
+    for click in ("click", "dblclick"):
+        new_game(page, "stun", 2, 9, ["person", "random"])
+        assert "seed kept by the table" in page.inner_text("#status")  # a person's game in play
+        before = page.get_attribute("body", "data-choices")
+        getattr(page.locator(".option").first, click)()
+        page.wait_for_function(f"document.body.dataset.choices !== '{before}'")
+        page.wait_for_timeout(300)
+        counts.append((page.get_attribute("body", "data-choices"), page.locator("#log li").count()))
+        page.click("#new-game")
+    assert counts[0] == counts[1], "a double click chose twice"
+
+
+EVIL = """<!doctype html><title>evil</title><body><iframe name="sink"></iframe><script>
+(async () => {
+  const q = new URLSearchParams(location.search), T = q.get("t"), G = q.get("g"), D = +q.get("d");
+  const body = JSON.stringify({ option: 0, decision: D });
+  const tries = [
+    // a "simple" request: no preflight, the cookie goes along (same site: 127.0.0.1, another port)
+    () => fetch(`${T}/api/games/${G}/choose`, { method: "POST", mode: "no-cors", credentials: "include",
+                                               headers: { "content-type": "text/plain" }, body }),
+    () => fetch(`${T}/api/games/${G}/undo`, { method: "POST", mode: "no-cors", credentials: "include", body: "{}" }),
+    // JSON, or a DELETE: the browser asks first (CORS preflight), and the table never says yes
+    () => fetch(`${T}/api/games/${G}/choose`, { method: "POST", credentials: "include",
+                                               headers: { "content-type": "application/json" }, body }),
+    () => fetch(`${T}/api/games/${G}`, { method: "DELETE", credentials: "include" }),
+  ];
+  for (const t of tries) { try { await t(); } catch (e) {} }
+  // a form posted as text/plain, into a frame
+  const f = document.createElement("form");
+  f.method = "POST"; f.enctype = "text/plain"; f.target = "sink"; f.action = `${T}/api/games/${G}/choose`;
+  const i = document.createElement("input"); i.name = body.slice(0, -1) + ', "x": "'; i.value = '"}';
+  f.append(i); document.body.append(f); f.submit();
+  await new Promise((r) => setTimeout(r, 500));
+  // and a flood of looks without the table's cookie (the review: 200 of them evicted every session)
+  await Promise.all(Array.from({ length: 200 }, () => fetch(`${T}/api/specs`, { mode: "no-cors",
+                                                                           credentials: "omit" }).catch(() => 0)));
+  document.title = "done";
+})();
+</script></body>"""
+
+
+def test_a_page_on_another_origin_changes_nothing(page, browser):
+    """The review: a page on another site POSTed text/plain to the table and evicted sessions with cookie-less
+    requests, and so deleted a game in Chromium (issue 23, finding 6). Here the other page is on the same
+    host, another port: the same site, so the browser even sends the table's cookie along."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+    evil = Starlette(routes=[Route("/", lambda request: HTMLResponse(EVIL))])
+    new_game(page, "stun", 2, 9, ["person", "random"])
+    gid, decision = page.evaluate("[GAME.id, GAME.decision.id]")
+    before = page.get_attribute("body", "data-choices")
+    table = page.url.rstrip("/")
+    with running(evil) as evil_url:
+        other = page.context.new_page()
+        other.goto(f"{evil_url}/?t={table}&g={gid}&d={decision}")
+        other.wait_for_function("document.title === 'done'", timeout=30_000)
+        other.close()
+    now = page.evaluate(f"fetch('/api/games/{gid}').then((r) => r.json())")
+    assert "error" not in now, now  # the game is still there
+    assert str(now["choices"]) == before and now["decision"]["id"] == decision  # and unchanged
+
+
 def test_save_then_load_gives_the_same_table(page, tmp_path):
     new_game(page, "stun", 2, 9, ["person", "random"])
     choose(page)
@@ -129,7 +223,8 @@ def test_save_then_load_gives_the_same_table(page, tmp_path):
         page.click("#save")
     saved = tmp_path / "game.table.json"
     dl.value.save_as(saved)
-    assert json.loads(saved.read_text())["spec"] == "stun"
+    d = json.loads(saved.read_text())
+    assert d["spec"] == "stun" and "sealed" in d and "seed" not in d and "choices" not in d
     page.click("#new-game")
     page.evaluate("delete document.body.dataset.choices")
     page.set_input_files("#load-file", str(saved))

@@ -30,9 +30,10 @@ def test_serve_prints_its_loopback_address_serves_and_stops_on_ctrl_c(tmp_path):
     log = tmp_path / "game.jsonl"
     subprocess.run([sys.executable, "-m", "interpreter.cli", "run", "games/stun.yaml", "-p", "2", "--seed", "3",
                     "--log", str(log)], check=True, capture_output=True)
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}  # where serve keeps its save-sealing key
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "games/stun.yaml",
                              "tests/specs/secrets.yaml", "--port", "0", "--log", str(log)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = proc.stdout.readline()
         m = re.match(r"Rulewright table: (http://127\.0\.0\.1:(\d+)/) ", line)
@@ -50,6 +51,8 @@ def test_serve_prints_its_loopback_address_serves_and_stops_on_ctrl_c(tmp_path):
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+    key = tmp_path / "state" / "rulewright" / "table-save.key"
+    assert key.is_file() and key.stat().st_mode & 0o077 == 0  # the owner's only
 
 
 @pytest.mark.parametrize("args,fragment", [

@@ -41,7 +41,7 @@ def running(app):
 def need_chromium() -> None:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"headless Chromium not found at {CHROMIUM}: install it with "
-                    "`apt-get update && apt-get install -y chromium` (see the README's browser table section)",
+                    "`apt-get update && apt-get install -y chromium` (see docs/guides/table.md)",
                     allow_module_level=True)
     try:
         import playwright.sync_api  # noqa: F401

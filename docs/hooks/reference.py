@@ -1,13 +1,20 @@
-"""MkDocs hook: the language reference, generated from the code at every build, so it cannot drift.
+"""The language reference, generated from the code, committed as Markdown, and kept current.
 
-- reference/spec.md: every section and field of schema/spec.schema.json;
-- reference/language.md: every statement and expression of grammar/rules.lark, with its
+- docs/reference/spec.md: every section and field of schema/spec.schema.json (meanings the schema
+  does not give come from docs/reference/fields.yaml);
+- docs/reference/language.md: every statement and expression of grammar/rules.lark, with its
   meaning and an example from docs/reference/language.yaml;
-- reference/builtins.md: every builtin of interpreter/lang/builtins.py, signature, doc, example;
-- reference/diagnostics.md: every diagnostic code, from docs/reference/diagnostics.yaml.
+- docs/reference/builtins.md: every builtin of interpreter/lang/builtins.py, signature, doc, example;
+- docs/reference/diagnostics.md: every diagnostic code, from docs/reference/diagnostics.yaml.
 
-tests/test_docs.py imports this file to check that each page covers every field, statement,
-builtin and code (and runs the strict build). Nothing here is a page of its own.
+The pages are files in the repository (readable without building the site, linked from the
+tutorial); regenerate all four after changing any of their sources with one command:
+
+    python docs/hooks/reference.py            # writes the pages; --check: exit 1 if one is stale
+
+As an MkDocs hook, it fails the strict build when a committed page differs from what its sources
+give. tests/test_docs.py imports this file to check that each page is current and covers every
+field, statement, builtin and code, and that no entry is empty.
 """
 from __future__ import annotations
 
@@ -137,7 +144,7 @@ def spec_page() -> str:
     root = _schema()
     notes = field_notes()
     out = ["# The spec file", "",
-           "Every section and field a spec may have, generated from `schema/spec.schema.json` at each build "
+           "Every section and field a spec may have, generated from `schema/spec.schema.json` "
            "(point your editor at that schema for completion of these keys; the "
            "[language server](../guides/editors.md) adds everything inside rule text). `NAME` stands for "
            "the name you give an entry (a zone, an action, a variable ...); `[]` for the items of a list. "
@@ -145,10 +152,17 @@ def spec_page() -> str:
            f"> {root.get('description', '')}", ""]
     groups: dict[str, list[tuple[str, str, bool, str]]] = {}
     for path, ty, required, desc in spec_fields():
-        desc = desc if desc and desc != "Rules-language text." else (_note(path, notes) or desc)
-        if desc == "Rules-language text.":
-            desc = "Rule text."
+        base, _, default = (" " + desc).partition(" Default: ")
+        base = base.strip()
+        default = f" Default: {default}" if default else ""
+        code = base.startswith("Rules-language text.")
+        if code:
             ty = "rule text"
+        if code or not base:  # the schema gives no meaning: fields.yaml does (exactly, or by `*.` suffix)
+            base = _note(path, notes)
+        elif path in notes:  # what the schema says, and more (a default it cannot state, say)
+            base = f"{base} {notes[path]}"
+        desc = (base + default).strip()
         groups.setdefault(path.split(".")[0].split("[")[0], []).append((path, ty, required, desc))
     for top, rows in groups.items():
         _, ty, _, desc = rows[0]
@@ -213,7 +227,7 @@ def language_page() -> str:
     lang = _language()
     out = ["# Statements and expressions", "",
            "The rules language, generated from `grammar/rules.lark` (the definition of each statement and "
-           "expression) and `docs/reference/language.yaml` (what it means, an example) at each build. "
+           "expression) and `docs/reference/language.yaml` (what it means, an example). "
            "Effects (`do:`, `setup.do`, `start:`, `end:` ...) are blocks of statements, indented like Python; "
            "conditions (`when:`, `until:`, `winners:`, `expect:` ...) are one expression. Every example below "
            "checks as rule text of the small spec `docs/examples/minimal.yaml` (`tests/test_docs.py`).", "",
@@ -233,8 +247,8 @@ def language_page() -> str:
 # -- builtins -----------------------------------------------------------------------------------
 def builtins_page() -> str:
     out = ["# Builtins", "",
-           "Every builtin function of the rules language, generated from `interpreter/lang/builtins.py` at each "
-           "build (each example there is parsed and checked by the tests). A parameter written `PROP` is a "
+           "Every builtin function of the rules language, generated from `interpreter/lang/builtins.py`"
+           " (each example there is parsed and checked by the tests). A parameter written `PROP` is a "
            "property name: a card property (`points`) over a list of cards, or a player variable (`chips`) "
            "over a list of players. A zone stands wherever a list of cards may.", "",
            "| builtin | what it gives |", "|---|---|"]
@@ -262,7 +276,7 @@ def diagnostics_page() -> str:
     table = diagnostics()
     out = ["# Diagnostics", "",
            "Every code `rulewright check` (and `run`, `lint`, the language server) can report, generated from "
-           "`docs/reference/diagnostics.yaml` at each build. For each: a snippet that produces it and the "
+           "`docs/reference/diagnostics.yaml`. For each: a snippet that produces it and the "
            "same snippet fixed; `tests/test_docs.py` checks both, and fails when the interpreter has a code "
            "this page does not explain. Codes: `E1xx` YAML, `E2xx` structure, `E3xx` rule syntax, `E4xx` "
            "meaning, `W5xx` findings of `lint`, `E6xx`/`W6xx` a game that failed while it ran; `W` codes are warnings.", "",
@@ -297,12 +311,63 @@ def diagnostics_page() -> str:
     return "\n".join(out) + "\n"
 
 
+GENERATED = ("<!-- Generated by docs/hooks/reference.py from its sources: do not edit. "
+             "Regenerate with `python docs/hooks/reference.py`. -->")
+
 PAGES = {"reference/spec.md": spec_page, "reference/language.md": language_page,
          "reference/builtins.md": builtins_page, "reference/diagnostics.md": diagnostics_page}
 
 
-def on_files(files, config):
-    from mkdocs.structure.files import File
+def _page(make) -> str:
+    return GENERATED + "\n\n" + make()
+
+
+def stale() -> list[str]:
+    """The committed pages that differ from what their sources give now."""
+    out = []
     for uri, make in PAGES.items():
-        files.append(File.generated(config, uri, content=make()))
-    return files
+        path = os.path.join(ROOT, "docs", uri)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                current = fh.read()
+        except FileNotFoundError:
+            current = None
+        if current != _page(make):
+            out.append(f"docs/{uri}")
+    return out
+
+
+def write() -> list[str]:
+    """Write every page (each into a temporary file renamed over it); returns the pages that changed."""
+    changed = stale()
+    for uri, make in PAGES.items():
+        path = os.path.join(ROOT, "docs", uri)
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(_page(make))
+        os.replace(tmp, path)
+    return changed
+
+
+def on_pre_build(config) -> None:
+    """The strict build fails on a committed page its sources no longer give."""
+    import logging
+    for page in stale():
+        logging.getLogger("mkdocs.plugins.reference").warning(
+            f"{page} is out of date with its sources: run `python docs/hooks/reference.py`")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--check" in argv:
+        pages = stale()
+        for page in pages:
+            print(f"{page}: out of date (run `python docs/hooks/reference.py`)")
+        return 1 if pages else 0
+    for page in write():
+        print(f"{page}: regenerated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

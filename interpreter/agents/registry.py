@@ -18,6 +18,9 @@ from ..runtime.seeds import agent_seed
 
 
 class Agent(Protocol):
+    """Anything with a `name` and `pick(state) -> option index` (from 0) of `state`'s pending decision.
+
+    An agent reads the state (its own seat's view, for a fair one) and never changes it."""
     name: str
 
     def pick(self, state) -> int: ...
@@ -111,7 +114,11 @@ _parsed: dict[str, tuple[str, dict]] = {}  # agent text -> (name, settings): a s
 
 
 def make_agent(text: str, game_seed: int, seat: int):
-    """A fresh agent for one seat of one game (seeded from the game's seed and the seat)."""
+    """A fresh agent for one seat (from 0) of one game, seeded from the game's seed and the seat.
+
+    `text` names it as `--agent` does: `random`, `first`, `greedy[:SAMPLES]`, `cautious[:SAMPLES]`,
+    `mcts[:ITERATIONS]`, or with settings (`mcts:iterations=400,c=0.7`). Raises `AgentError` for a name
+    or setting it does not know."""
     if text == "random":  # the common case, at the start of every game of a sweep
         return RandomAgent(game_seed, seat)
     got = _parsed.get(text)

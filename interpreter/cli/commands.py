@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .. import api
-from . import launch
+from . import verdicts
 from ..spec.diagnostics import Severity, SourceCache, SpecError, render
 from ..runtime.engine import SetupError, Status
 
@@ -120,7 +120,22 @@ engine_opt = click.option("--engine", type=click.Choice(["kernel", "python"]), d
                                "Each engine has its own random streams: a seed's games differ between them.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """The command group, with commands that live in their own modules (which use this module's helpers)
+    imported only when named: those modules import this one, never the other way round."""
+    elsewhere = {"tune": "tune"}  # command -> module of interpreter.cli holding a click command of that name
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.elsewhere])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.elsewhere:
+            import importlib
+            return getattr(importlib.import_module(f"{__package__}.{self.elsewhere[name]}"), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulewright")
 def cli() -> None:
     """Rulewright: tabletop game rules as checked, runnable specs."""
@@ -148,7 +163,7 @@ def check(specs: tuple[str, ...], no_warnings: bool, merged: bool) -> None:
         else:
             out.print(f"{path}: ok ({spec.name}, {warns} warning(s))", markup=False)
             sources = SourceCache()
-            launch.remember(path, list(spec.doc.sources), spec.name, [render(d, sources) for d in diags])
+            verdicts.remember(path, list(spec.doc.sources), spec.name, [render(d, sources) for d in diags])
             if merged:
                 out.print(_dump_yaml(spec.doc.data), markup=False)
     if bad:
@@ -729,7 +744,8 @@ def ambiguities(spec: str, players: int, games: int, seed: int, workers: int, un
               help="Also play a tenth as many games with AGENT at every seat (repeatable; default: greedy:2 "
                    "and cautious; `--with none`: random players only).")
 def lint(spec: str, players: int | None, games: int, seed: int, options, readings, also) -> None:
-    """Findings nobody wrote down: rules that never ran, stalls, broken invariants (as warnings)."""
+    """Findings nobody wrote down: rules that never ran, dead branches and guards, stalls, broken invariants
+    (as warnings)."""
     from ..lab.lint import ALSO, lint as do_lint
     from ..agents.registry import AgentError, parse_agent
     also = tuple(a for a in also if a != "none") if also else ALSO
@@ -746,7 +762,9 @@ def lint(spec: str, players: int | None, games: int, seed: int, options, reading
     diags = do_lint(spec, n, games, seed, opts, reads, also)
     _show_diagnostics(diags)
     extra = f" (and {max(1, games // 10)} each with {', '.join(also)})" if also else ""
-    out.print(f"{spec}: {len(diags)} finding(s) in {games} random games{extra} with {n} players", markup=False)
+    out.print(f"{spec}: {len(diags)} finding(s) in {games} random games{extra} with {n} players; and "
+              f"{max(1, games // 10)} random games under each other reading, option value and player count, "
+              "and the spec's examples", markup=False)
 
 
 @cli.command()
@@ -854,6 +872,7 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
         raise Failed(str(exc)) from None
     except OSError as exc:
         raise Failed(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
 
 
 def main() -> None:

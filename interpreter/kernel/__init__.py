@@ -21,10 +21,6 @@ def why_not(spec: Any, agents: dict[int, str] | None = None) -> str | None:
     if any(name != "random" for name in (agents or {}).values()):
         names = sorted({n for n in (agents or {}).values() if n != "random"})
         return f"agent {', '.join(names)} is not yet on the kernel (only random is)"
-    if spec.measures:
-        m = next(iter(spec.measures.values()))
-        where = f"{m.span.path}:{m.span.line}:{m.span.col}: " if m.span is not None else ""
-        return f"{where}`measures:` are not yet on the kernel"
     from .run import unsupported
     exc = unsupported(spec)
     return None if exc is None else str(exc)

@@ -28,7 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "6"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "7"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
 # One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
@@ -463,6 +463,8 @@ def batch(st0, par, seeds, out, rch, rcc):
             out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
         for r in range(NREAD):
             out[g, 7 + 2 * MP + r] = st[COV + r]
+        if st[STATUS] == 1 and NMEAS > 0:
+            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
     # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
     # must not outlive it.
     rch[:] = w[RCH:RCH + rch.shape[0]]
@@ -1053,7 +1055,10 @@ class Emitter:
         nv = self.tmp("v")
         new = {"=": f"{v}", "+=": f"st[{slot}] + {v}", "-=": f"st[{slot}] - {v}"}[s.op]
         self.line(f"{nv} = np.int64({new})")
-        lo, hi, clamp = s.bounds or (None, None, False)
+        lo, hi, clamp, allowed = s.bounds or (None, None, False, None)
+        if allowed is not None:  # a text variable's `values:`
+            self.line(f"if not _contains({self.const_array(allowed)}, {nv}):")
+            self.line("    return _stop(st, 11)")
         for bound, test in ((lo, "<"), (hi, ">")):
             if bound is None:
                 continue
@@ -1310,6 +1315,20 @@ class Emitter:
                 self.line("else:")
                 self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
                 self.line(f"st[{Y.SKIPS}] = 0")
+                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
+                    self.line(f"c_ = st[{Y.CUR}]")
+                    self.line("q_ = c_")
+                    self.line("for _ in range(n):")
+                    self.depth += 1
+                    self.line(f"st[{Y.CUR}] = p_")
+                    self.line(f"s_ = {self.ex(g.skip_if)}")
+                    self.line(f"st[{Y.CUR}] = c_")
+                    self.line("if not s_:")
+                    self.line("    q_ = p_")
+                    self.line("    break")
+                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
+                    self.depth -= 1
+                    self.line("p_ = q_")
                 self.line(f"st[{Y.CUR}] = p_")
             else:
                 self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
@@ -1414,6 +1433,15 @@ class Emitter:
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef FIN(st):\n" + "\n".join(produced) + "\n")
 
+    def measures(self) -> None:
+        """MEAS: the spec's measures of a finished game, into `row` (numbers; conditions as 0/1)."""
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line("pass")
+        for i, m in enumerate(self.g.measures):
+            self.line(f"row[{i}] = np.int64({self.ex(m)})")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef MEAS(st, row):\n" + "\n".join(produced) + "\n")
+
     # -- the module --------------------------------------------------------------------------------
     def module(self) -> str:
         g = self.g
@@ -1422,6 +1450,7 @@ class Emitter:
         for name, p in g.procedures.items():
             self.function_def(self.proc_ids[name], "st" + self.params(p.params), p.block.body)
         self.finish()
+        self.measures()
         self.flow()
         Yl = self.Y
         dr = [B.DIRECTIONS[d][0] for d in B.DIRECTIONS]
@@ -1437,7 +1466,7 @@ class Emitter:
                 ("CUR", Y.CUR), ("TURN", Y.TURN), ("STEPS", Y.STEPS), ("DECISIONS", Y.DECISIONS),
                 ("STATUS", Y.STATUS), ("N", Y.N), ("ERR", Y.ERR), ("RNG", Y.RNG), ("ARNG", Y.ARNG),
                 ("NCH", Y.NCH), ("NCC", Y.NCC), ("ZL", Yl.zl), ("ZC", Yl.zc), ("WH", Yl.wh), ("NC", Yl.n_cards),
-                ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
+                ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("NMEAS", len(g.measures)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
                 ("MAX_SIDES", MAX_SIDES), ("SIZE", Yl.size), ("PAR", self.PAR), ("PB", self.PAR + Yl.board),
                 ("RCH", self.RCH))),

@@ -67,9 +67,9 @@ class Layout:
     board: int  # ... of the first board's rows (then its columns, then the next board's)
     n_params: int
 
-    def out_columns(self, n_readings: int) -> int:
-        """Columns of a batch's output row: 7 counts, winner flags, scores, reading counts."""
-        return 7 + 2 * self.max_players + n_readings
+    def out_columns(self, n_readings: int, n_measures: int = 0) -> int:
+        """Columns of a batch's output row: 7 counts, winner flags, scores, reading counts, measures."""
+        return 7 + 2 * self.max_players + n_readings + n_measures
 
     @staticmethod
     def of(g: ir.Game) -> "Layout":

@@ -126,7 +126,7 @@ class Kernel:
     def batch(self, game: Game, players: int, seeds: list[int] | np.ndarray) -> np.ndarray:
         """One row per game: status, turns, decisions, steps, stop code, record sizes, winner flags, scores."""
         seeds = np.asarray(seeds, dtype=np.int64)
-        out = np.zeros((len(seeds), self.layout.out_columns(len(self.ir.readings))), dtype=np.int64)
+        out = np.zeros((len(seeds), self.layout.out_columns(len(self.ir.readings), len(self.ir.measures))), dtype=np.int64)
         empty = np.zeros(0, dtype=np.int64)
         self.module.batch(self.start(players, game), self.params(players, game), seeds, out, empty, empty)
         return out
@@ -135,7 +135,7 @@ class Kernel:
         """One game again, with its record: (its row, its choices, its chance record)."""
         rch = np.zeros(RECORD_CHOICES, dtype=np.int64)
         rcc = np.zeros(RECORD_CHANCE, dtype=np.int64)
-        out = np.zeros((1, self.layout.out_columns(len(self.ir.readings))), dtype=np.int64)
+        out = np.zeros((1, self.layout.out_columns(len(self.ir.readings), len(self.ir.measures))), dtype=np.int64)
         self.module.batch(self.start(players, game), self.params(players, game),
                           np.asarray([seed], dtype=np.int64), out, rch, rcc)
         row = out[0]
@@ -157,7 +157,8 @@ class Kernel:
         hits = None
         if coverage:
             hits = [0] * len(game.points)
-            seen = rows[:, 7 + 2 * self.layout.max_players:].sum(axis=0)
+            first = 7 + 2 * self.layout.max_players
+            seen = rows[:, first:first + len(self.ir.readings)].sum(axis=0)
             for r, (name, _interps) in enumerate(self.ir.readings):
                 at = next((j for j, (kind, what, _span) in enumerate(game.points)
                            if kind == "reading" and what == name), None)
@@ -165,6 +166,8 @@ class Kernel:
                     hits[at] += int(seen[r])
         out = []
         mp, scored = self.layout.max_players, self.ir.score is not None
+        m0 = 7 + 2 * mp + len(self.ir.readings)
+        m1 = m0 + len(self.ir.measures)
         limit = NEAR_BUDGET * game.budget
         for seed, r in zip(seeds, rows.tolist()):  # plain ints: a row's fields are read once each
             if r[0] != Y.FINISHED or r[3] > limit:
@@ -172,18 +175,19 @@ class Kernel:
                 continue
             winners = tuple(p for p in range(players) if r[7 + p])
             scores = tuple(r[7 + mp:7 + mp + players]) if scored else None
-            out.append(("finished", winners, r[1], r[2], scores, None, seed, ()))
+            out.append(("finished", winners, r[1], r[2], scores, None, seed, tuple(r[m0:m1])))
         return out, hits
 
     def confirmed(self, game: Game, players: int, seed: int) -> tuple:
         """A kernel game as the reference engine plays it from the kernel's record (its summary)."""
+        from ..runtime.engine import Status
         from .replay import replay
         _row, choices, chance = self.record(game, players, seed)
         st = replay(game, players, seed, choices, chance)
         i = game.score_idx
-        reason = st.reason
+        measured = _measured(game, st) if game.spec.measures and st.status is Status.FINISHED else ()
         return (str(st.status), tuple(st.winners), st.turn, st.decisions,
-                None if i is None else tuple(st.pvars[i]), reason, seed, ())
+                None if i is None else tuple(st.pvars[i]), st.reason, seed, measured)
 
     def replayed(self, game: Game, players: int, seed: int, **kw):
         """The reference engine's State of kernel game `seed` (`kw`: new_game's log, check_invariants),
@@ -191,6 +195,13 @@ class Kernel:
         from .replay import decode, prepare_for, replay
         _row, choices, chance = self.record(game, players, seed)
         return replay(game, players, seed, choices, chance, **kw), prepare_for(decode(chance))
+
+
+def _measured(game: Game, st) -> tuple:
+    """The spec's measures of a finished engine game (as `lab.measures.measure` reads them: numbers, 0/1)."""
+    from ..compile.compiler import Compiler
+    c = Compiler(game.spec, game.options, game.readings)
+    return tuple(int(c.condition(m.value)(st, [None] * max(m.value.n_locals, 1))) for m in game.spec.measures.values())
 
 
 def _encode(v: Any, g: ir.Game) -> int:

@@ -133,15 +133,21 @@ def _traceability(spec: Spec) -> list[str]:
     paras = trace(spec)
     if paras is None:
         return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
-    counts = {"encoded": 0, "flavour": 0, "not encoded": 0}
+    counts = {"encoded": 0, "flavour": 0, "noted": 0, "not encoded": 0}
     for p in paras:
         counts[p.status] += 1
     out = ["\n## Traceability\n",
            f"`{rulebook_path(spec)}`: {len(paras)} paragraphs; {counts['encoded']} encoded by some rule, "
-           f"{counts['flavour']} flavour, **{counts['not encoded']} not accounted for**.\n",
-           "| line | rulebook | status | encoded by |", "|---:|---|---|---|"]
+           f"{counts['flavour']} flavour, {counts['noted']} not encoded with a note why, "
+           f"**{counts['not encoded']} not accounted for**.\n",
+           "| line | rulebook | status | encoded by (or why not) |", "|---:|---|---|---|"]
+    said: dict[str, int] = {}  # a note shown once, then named by the line it was shown at
     for p in paras:
         text = p.text if len(p.text) <= 90 else p.text[:87] + "..."
         status = f"**{p.status}**" if p.status == "not encoded" else p.status
-        out.append(f"| {p.line} | {text.replace('|', '/')} | {status} | {', '.join(p.encoded_by[:4])} |")
+        by = ", ".join(p.encoded_by[:4])
+        if p.status == "noted":
+            by = p.note if p.note not in said else f"(the note at line {said[p.note]})"
+            said.setdefault(p.note, p.line)
+        out.append(f"| {p.line} | {text.replace('|', '/')} | {status} | {(by or '').replace('|', '/')} |")
     return out

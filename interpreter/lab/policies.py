@@ -1,7 +1,8 @@
 """The ambiguity lab under several kinds of players, and the verdicts that depend on who plays.
 
 Owns running the lab once per policy (every seat played by one agent:
-`random`, `greedy`, `mcts:50`), on the same seeds, and comparing the
+`random`, `greedy`, `mcts:50`, or `last`, the policy this module adds:
+always the last legal option), on the same seeds, and comparing the
 verdicts: an ambiguity is *policy-dependent* when it is material for some
 players and immaterial (or unreachable) for others, and a *random-play
 artefact* when only random players find it material. A reading that adds a
@@ -15,10 +16,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..agents.registry import AGENTS, SETTINGS
 from . import verdicts as V
 from .ambiguities import LabReport, ambiguity_lab
 
 NO_EFFECT = {V.IMMATERIAL, V.UNREACHABLE}
+
+
+class LastAgent:
+    """Always the last legal option: a deterministic policy that stops as early as a game lets it.
+
+    Actions are offered in the spec's order and "stop" comes after "go on" (STUN's `stop` after `flip`), so
+    in STUN this is the stop-after-the-first-card player: the forced first card, then stop, every turn; the
+    rulebook audit of issue 30 found six-player games stalling under it 18 times in 100."""
+    name = "last"
+
+    def __init__(self, game_seed: int = 0, seat: int = 0):
+        pass
+
+    def pick(self, state) -> int:
+        return len(state.popts) - 1
+
+
+# A lab policy (`--agents random,last`, `--agent all=last`): registered where agents are looked up by name.
+AGENTS.setdefault("last", LastAgent)
+SETTINGS.setdefault("last", (None, {}))
 
 
 @dataclass(slots=True)

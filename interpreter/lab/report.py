@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import tempfile
+from typing import Callable
 
 
 class ReportError(RuntimeError):
@@ -69,18 +70,24 @@ def _forest(plt, amb, path: str, policy: str = "random") -> None:
 
 
 def write_lab_report(rep, directory: str) -> str:
-    """Write the report; returns the path of index.html.
+    """Write the report; returns the path of index.html (atomically: see write_folder)."""
+    plt = _plt()
+    return write_folder(directory, lambda tmp: _write_files(plt, rep, tmp))
+
+
+def write_folder(directory: str, fill: Callable[[str], list[str]]) -> str:
+    """Make a report folder with `fill(tmp)` (which writes its files in tmp and returns their names, index.html
+    last); returns the path of index.html.
 
     Every file is made in a temporary folder first; only when all of them are
     written do they move into `directory` (the folder itself is renamed into
     place when it is new), so a failure leaves no report half-written.
     """
-    plt = _plt()
     parent = os.path.dirname(os.path.abspath(directory))
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(dir=parent, prefix=".rulewright-report-")
     try:
-        names = _write_files(plt, rep, tmp)
+        names = fill(tmp)
         if not os.path.exists(directory):
             os.chmod(tmp, 0o777 & ~_umask())
             os.rename(tmp, directory)

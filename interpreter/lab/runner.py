@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from ..agents.registry import ScriptedAgent, make_agent
-from ..runtime.engine import DEFAULT_BUDGET, Game, Status
+from ..runtime.engine import DEFAULT_BUDGET, Game, State, Status
 from .estimates import mean_estimate, share_estimate
 from .measures import measure
 from ..runtime.seeds import game_seed
@@ -47,8 +47,17 @@ def make_agents(names: dict[int, str], players: int, seed: int) -> list:
 
 
 def play(game: Game, players: int, seed: int, agents: dict[int, str] | None = None, *, log: bool = False,
-         check: bool = False, script: list[int] | None = None):
-    """Play one game to its end; returns the final State."""
+         check: bool = False, script: list[int] | None = None) -> State:
+    """Play one game to its end; returns the final `State`.
+
+    Args:
+        game: a compiled game.
+        players: how many play.
+        seed: the game's seed (each agent is seeded from it and its seat).
+        agents: agent names by seat, numbered from 0 (`{0: "mcts:100"}`); a seat not listed plays `random`.
+        log: keep the event log.
+        check: check the invariants after every step.
+        script: recorded choices to replay instead of agents (shared by every seat, in order)."""
     seated = [ScriptedAgent(script)] * players if script is not None else make_agents(agents or {}, players, seed)
     # Rulewright's own agents decide inside the run. Not when invariants are checked at every decision,
     # nor for a script (recorded choices are input: apply() checks each of them).
@@ -327,3 +336,26 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
             progress(len(part))
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def summaries_many(jobs: list[tuple[GameSpec, int, int]], players: int, master: int, workers: int = 1,
+                   games: dict[str, Game] | None = None) -> list[list[tuple]]:
+    """Per-game summaries of several configurations at once (the candidates of a search): for each job
+    (gs, start, stop), games start..stop-1 from the same master seed, in order, independent of `workers`.
+
+    All the jobs go to one pool or Ray run together, so candidates play side by side; in this process
+    `games` (GameSpec.key() -> its compiled Game) spares compiling a configuration again.
+    """
+    if workers <= 1 and _backend.kind == "local":
+        return [summaries(gs, players, master, a, b, 1, game=(games or {}).get(gs.key()))[0] for gs, a, b in jobs]
+    total = sum(b - a for _gs, a, b in jobs)
+    chunk = max(1, min(250, -(-total // max(1, workers * 4))))
+    tasks, owner = [], []
+    for j, (gs, a, b) in enumerate(jobs):
+        for s in range(a, b, chunk):
+            tasks.append((gs, players, master, s, min(b, s + chunk)))
+            owner.append(j)
+    out: list[list[tuple]] = [[] for _ in jobs]
+    for j, (part, _hits) in zip(owner, _map(tasks, workers)):
+        out[j].extend(part)
+    return out

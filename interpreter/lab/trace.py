@@ -1,12 +1,15 @@
 """Traceability: which sentences of the rulebook the spec encodes.
 
 Owns: reading the rulebook text a spec names (`game.rulebook.source`),
-splitting it into paragraphs (its non-empty lines), collecting every quote
-in the spec (each `rule:`, each ambiguity's `quote`, and the
-`game.rulebook.flavour` list of text that states no rule), and matching them:
-a quote may leave words out with "...", and may run over several
-paragraphs. Each paragraph is encoded (and by which entries), flavour, or
-not accounted for.
+splitting it into paragraphs (its non-empty lines; a line with no letter
+or digit, a lone list dash or a table's |---| rule, is layout and no
+paragraph), collecting every quote in the spec (each `rule:`, each
+ambiguity's `quote`, the `game.rulebook.flavour` list of text that states no
+rule, and the `game.rulebook.notes` of text the spec does not encode, each
+with its reason), and matching them: a quote may leave words out with "...",
+and may run over several paragraphs. Each paragraph is encoded (and by which
+entries), flavour, noted (not encoded, and the note says why), or not
+accounted for.
 
 "Encoded" must be true, so only meaningful fragments mark a paragraph: a
 whole quote, or a piece of a quote cut at "..." that has at least
@@ -33,6 +36,7 @@ _MIN_FRAGMENT = 8
 _BULLET = re.compile(r"(^|(?<=\s))[-*\u2022](?=\s|$)", re.M)  # a list item's dash or bullet: layout, not words
 _MIN_WORDS = 3  # a piece of a quote cut at "..." marks a paragraph only with this many words
 _UNIQUE_WORDS = 6  # ... and, below this many, only if one paragraph alone holds it
+_WORD = re.compile(r"\w")  # a line without one is layout
 
 
 def _norm(s: str) -> str:
@@ -46,10 +50,12 @@ class Paragraph:
     text: str
     encoded_by: list[str] = field(default_factory=list)
     flavour: bool = False
+    note: str | None = None  # why the spec does not encode it (`game.rulebook.notes`)
 
     @property
     def status(self) -> str:
-        return "encoded" if self.encoded_by else "flavour" if self.flavour else "not encoded"
+        return ("encoded" if self.encoded_by else "flavour" if self.flavour else
+                "noted" if self.note is not None else "not encoded")
 
 
 def _quotes(data: Any, path: tuple = ()) -> Iterator[tuple[str, str]]:
@@ -102,7 +108,7 @@ def trace(spec: Spec) -> list[Paragraph] | None:
         return None
     with open(path, encoding="utf-8") as fh:
         lines = fh.read().splitlines()
-    paras = [Paragraph(i + 1, ln.strip()) for i, ln in enumerate(lines) if ln.strip()]
+    paras = [Paragraph(i + 1, ln.strip()) for i, ln in enumerate(lines) if _WORD.search(ln)]
     normed = [_norm(p.text) for p in paras]
     whole = " \n ".join(normed)
     starts = []
@@ -130,10 +136,33 @@ def trace(spec: Spec) -> list[Paragraph] | None:
                             if where not in paras[k].encoded_by:
                                 paras[k].encoded_by.append(where)
                         flat += len(n) + 1
+    notes = [(piece, str(note.get("why", ""))) for note in _notes(spec)
+             for piece in _pieces(str(note.get("text", "")))]
     for k, n in enumerate(normed):
-        if any(f and (f in n or n in f) for f in flavour):
+        if any(_covers(f, n) for f in flavour):
             paras[k].flavour = True
+        for piece, why in notes:
+            if _covers(piece, n):
+                paras[k].note = why
+                break
     return paras
+
+
+def _covers(text: str, para: str) -> bool:
+    """`text` (flavour or a note) accounts for the paragraph: it is the paragraph, or one holds the other.
+
+    Short text counts only word for word: a heading like "Components" in the flavour list does not
+    account for a paragraph that says "the Components list", nor does a note that mentions the
+    "Scoring Chart" account for the heading "Scoring Chart"."""
+    text, para = text.strip(" .\"'"), para.strip(" .\"'")
+    if not text:
+        return False
+    return (text == para or (len(text.split()) >= _UNIQUE_WORDS and text in para)
+            or (len(para.split()) >= _MIN_WORDS and para in text))
+
+
+def _notes(spec: Spec) -> list[dict]:
+    return [n for n in spec.rulebook.get("notes") or [] if isinstance(n, dict)]
 
 
 def _flat(s: str) -> str:
@@ -157,6 +186,9 @@ def misquotes(spec: Spec) -> list[tuple[tuple, str, str]] | None:
     flavour = spec.rulebook.get("flavour") or []
     found += [("game.rulebook.flavour", ("game", "rulebook", "flavour", i), q)
               for i, q in enumerate(flavour) if isinstance(q, str)]
+    found += [("game.rulebook.notes", ("game", "rulebook", "notes", i, "text"), n["text"])
+              for i, n in enumerate(spec.rulebook.get("notes") or [])
+              if isinstance(n, dict) and isinstance(n.get("text"), str)]
     home = spec.doc.span(("game", "rulebook", "source"))
     for where, at, quote in found:
         span = spec.doc.span(at)

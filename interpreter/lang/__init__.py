@@ -4,3 +4,8 @@ checker with its names, types and flow sanity (checker), and the size limits it 
 
 Its product is a checked `Spec`; it runs nothing. May import `spec` and lark.
 """
+
+# The builtins table is filled by more than one module: the board builtins register themselves when
+# boards.py is imported (it builds on builtins.Builtin), so the package imports it before any caller
+# can read the table.
+from . import boards as _boards  # noqa: E402,F401

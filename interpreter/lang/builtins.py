@@ -3,7 +3,7 @@
 Each entry says what arguments it takes, what it returns, what it means (a
 doc line and an example that the tests parse and check), and how it runs.
 The checker reads the signatures, the compiler the `build` functions, and
-`rulewright explain`/the README the docs. A builtin argument written `PROP`
+`rulewright explain` and docs/reference/builtins.md the docs. A builtin argument written `PROP`
 is a property name: a card property (`points`) for a list of cards, or a
 player variable (`chips`) for a list of players.
 """
@@ -239,8 +239,8 @@ def numbers(a: int, b: int) -> list[int]:
     return list(range(a, b + 1))
 
 
-# Chance without cards: dice and random numbers, from the state's seeded RNG. An example may script
-# the next values (`given: rolls: [4, 3]`): they are taken first, in order, and must fit the die.
+# Chance without cards: dice and random numbers, from the state's seeded RNG. A chance script (an example's
+# `given: rolls: [4, 3]`, or `Chance` from the Python API) gives the next values first, in order; they must fit.
 MAX_DICE = 100  # dice in one roll
 MAX_SIDES = 1_000  # sides of one die
 
@@ -249,12 +249,11 @@ def random_number(st, lo: int, hi: int) -> int:
     """A number from lo to hi, both included: the next scripted one, else from the state's RNG."""
     if lo > hi:
         raise RuleError(f"random({lo}, {hi}): the first number is larger than the second")
-    script = st.scripted
-    if script:
-        v = script.pop(0)
-        if not lo <= v <= hi:
-            raise RuleError(f"the example's next roll is {v}, but this roll gives {lo} to {hi}")
-        return v
+    script = st.scripted  # a chance script (runtime/chance.py): an example's rolls, or one given from outside
+    if script is not None:
+        v = script.take_number(lo, hi)
+        if v is not None:
+            return v
     return st.chance().randint(lo, hi)  # copy-on-write: a clone may share the RNG
 
 
@@ -443,5 +442,5 @@ NAMESPACES = {
 }
 
 # The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
-# which adds them to BUILTINS when it is imported (it builds on Builtin above).
-from . import boards as _boards  # noqa: E402,F401
+# which adds them to BUILTINS when it is imported (it builds on Builtin above); the package's
+# __init__ imports it, so the table is whole wherever it is read.

@@ -6,7 +6,7 @@ positioned error by `check(spec)`. Limits that must be enforced before
 anything else can run stay with the stage that meets them first: the file
 size and YAML depth in loader.py, the nesting of one rule text in syntax.py,
 run-time limits (steps, call depth, list sizes, options of a decision) in
-engine.py and builtins.py. README "Hardening and limits" lists them all.
+engine.py and builtins.py. docs/guides/limits.md ("Hardening and limits") lists them all.
 """
 from __future__ import annotations
 

@@ -194,7 +194,8 @@ class Let(S):
 
 @dataclass(slots=True, eq=False)
 class Assign(S):
-    """`target op value`; `bounds` are the variable's (min, max, clamp), None for a local."""
+    """`target op value`; `bounds` are the variable's (min, max, clamp, allowed interned texts or None),
+    None for a local."""
     target: X
     op: str
     value: X
@@ -375,4 +376,6 @@ class Game:
     score: int | None  # the player variable slot of `end.score`
     turn_order: bool  # some rule changes who plays next
     n_scratch: int  # locals the game's conditions need
+    skip_if: X | None = None  # `flow.skip_if`: a player it holds for (as `me`) is passed over
+    measures: list[X] = field(default_factory=list)  # `measures:`, read when a game has finished
     extra: dict = field(default_factory=dict)

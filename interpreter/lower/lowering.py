@@ -83,18 +83,11 @@ class Lowerer:
         if s.triggers:
             t = next(iter(s.triggers.values()))
             raise Unsupported("triggers are not yet on the kernel", span=t.span)
-        if s.skip_if is not None:
-            raise Unsupported("`flow.skip_if` is not yet on the kernel", (s.skip_if, None))
         for ct in s.cards.values():
             if ct.count_code is not None or ct.counts is not None or ct.per_seat:
                 pass  # the start position is the reference engine's (the kernel copies it)
         vars_ = {scope: [ir.VarInfo(v.name, self._start(v), (v.min, v.max, v.clamp)) for v in vs.values()]
                  for scope, vs in s.vars.items()}
-        for scope, vs in s.vars.items():
-            for v in vs.values():
-                if v.type == "text" and v.values:
-                    raise Unsupported(f"text variable '{v.name}' with `values:` is not yet on the kernel",
-                                      span=v.span)
         options = [(o.name, [self.encode(v) for v in o.values]) for o in s.options.values()]
         readings = [(a.name, list(a.interpretations)) for a in s.ambiguities.values()]
         procs = {n: ir.Procedure(n, [_ptype(t) for t in p.params.values()], self.block(f"procedure {n}", p.do))
@@ -111,14 +104,16 @@ class Lowerer:
         else:
             phases.append(ir.Phase(None, 1, None, None, None, None, self.turn(s.turn)))
         first = None if isinstance(s.first, str) else self.cond(s.first)
-        turn_order = any(isinstance(n, N.TurnOrder) for code in _codes(s) for n in N.walk(code.ast))
+        turn_order = s.skip_if is not None or any(
+            isinstance(n, N.TurnOrder) for code in _codes(s) for n in N.walk(code.ast))
         scratch = max([c.n_locals for c in (s.end_when, s.winners, s.first if not isinstance(s.first, str) else None)
                        if c is not None] + [c.n_locals for ph in s.phases for c in (ph.while_, ph.until) if c] + [1])
         return ir.Game(
             s.name, s.min_players, s.max_players, self.strings, len(self.card_type), self.card_type, s.n_shared,
             s.n_player_zones, vars_["global"], vars_["player"], vars_["turn"], options, readings, self.boards, procs,
             funcs, self.block("setup", s.setup), first, phases, self.cond(s.end_when), s.end_check == "always",
-            self.cond(s.winners), s.vars["player"][s.score].index if s.score else None, turn_order, scratch)
+            self.cond(s.winners), s.vars["player"][s.score].index if s.score else None, turn_order, scratch,
+            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()])
 
     def _start(self, v) -> int:
         if v.start is None:
@@ -166,9 +161,8 @@ class Lowerer:
             if isinstance(target, (ir.Var, ir.Keyed)):
                 scope = target.scope
                 vd = self._vardef(target)
-                if vd.type == "text" and vd.values:
-                    raise self.no("a text variable with `values:`", s)
-                bounds = (vd.min, vd.max, vd.clamp)
+                allowed = tuple(self.intern(v) for v in vd.values) if vd.type == "text" and vd.values else None
+                bounds = (vd.min, vd.max, vd.clamp, allowed)
             return ir.Assign(at, target, s.op, self.expr(s.value), bounds)
         if isinstance(s, N.CallStmt):
             return ir.Call(at, s.call.func, [self.expr(a) for a in s.call.args])

@@ -6,10 +6,13 @@ lists of card ids, variables, the seeded RNG, the call stack of paused
 programs, the pending decision); the `decision()` / `apply()` protocol;
 moves, shuffles, triggers; the step budget and stall detection; clone,
 save/resume, per-player views; invariants. It never reads files or prints.
+Chance given from outside (a `Chance` script) is runtime/chance.py's; the
+layouts of views and saves (`View`, `Save`) are runtime/records.py's.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable
@@ -21,12 +24,17 @@ from ..lang.kinds import T
 from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
+from .chance import Chance, ChanceError, install as _install_chance
+from .records import Save, View
 from .seeds import shuffle as _shuffle
 
 DEFAULT_BUDGET = 200_000  # steps: turns, loop iterations, calls, fired triggers, decisions
 
 
 class Status(StrEnum):
+    """Where a game stands: `running` (a decision is pending), `finished` (it ended by its rules),
+    `stalled` (it cannot go on: the step budget ran out, or nobody can move; a finding about the rules,
+    with the seed that reproduces it), `error` (a rule failed while it ran; `State.reason` says which)."""
     RUNNING = "running"
     FINISHED = "finished"
     STALLED = "stalled"
@@ -47,7 +55,19 @@ class SetupError(ValueError):
 
 @dataclass(slots=True)
 class Decision:
-    """Who must choose, and among what (labels are readable, order is stable)."""
+    """The pending decision: who must choose, and among which options.
+
+    Attributes:
+        player: the seat that chooses, numbered from 0 (seat 0 is `P1` in narration, the CLI and specs).
+        kind: `action` (which action of the turn), `value` (a `choose ... from` a list: a card, a
+            player, a number), `option` (a `choose` among named options), `subset` (some cards at once).
+        prompt: the question, as the spec words it (`"your action"` for the turn's action).
+        labels: one readable label per option, in the order `apply(i)` numbers them from 0; unique
+            (a repeated label gets ` (2)`, ` (3)` ...); cards appear by their labels (`2 of clubs`).
+
+    `State.decision()` formats every label: for reading a position. A loop that only picks needs
+    `State.option_count` and `State.to_move`, which format nothing (`State.label(i)` for one label).
+    """
     player: int
     kind: str
     prompt: str
@@ -72,8 +92,25 @@ class TurnProgram:
     actions: list[tuple[str, str, list, Program]]  # name, label, parameter names, program
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, repr=False)
 class Result:
+    """How one game ended (`State.result()`).
+
+    Attributes:
+        status: `finished`, `stalled` or `error` (`running` for a game not over yet), as `Status` text.
+        winners: the winning seats, numbered from 0 like every seat in the Python API (`[1]` is the
+            player narration calls `P2`); empty when nobody won, several on a shared win.
+        turns: turns played.
+        decisions: decisions taken (the length of `choices`).
+        steps: steps charged to the game's step budget (turns, decisions, loop iterations, calls).
+        scores: each seat's value of the spec's `end.score` variable at the end (by seat from 0), or
+            None when the spec has no score.
+        reason: why a stalled or failed game stopped; None for a finished one.
+        seed: the game's seed.
+        players: the number of players.
+        choices: the option index taken at every decision, in order: with `seed` and `players`, the game
+            itself (`Game.resume(players, seed, choices)`). The repr shows only how many there are.
+    """
     status: str
     winners: list[int]
     turns: int
@@ -85,9 +122,26 @@ class Result:
     players: int
     choices: list[int] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        shown = ", ".join(f"P{p + 1}" for p in self.winners) or "nobody"
+        return (f"Result({self.status}, winners={self.winners!r} ({shown}), turns={self.turns}, "
+                f"decisions={self.decisions}, scores={self.scores!r}, seed={self.seed}, players={self.players}"
+                + (f", reason={self.reason!r}" if self.reason else "") + f", choices=<{len(self.choices)} choices>)")
+
 
 class Game:
-    """A spec compiled for one set of options and ambiguity readings."""
+    """A spec compiled for one set of options and ambiguity readings (`load_game` builds one).
+
+    Attributes:
+        spec: the checked spec.
+        options: every option's value, the defaults filled in.
+        readings: every ambiguity's interpretation, the defaults filled in.
+        budget: the step budget of each game.
+        card_type: per card id (from 0), its card type's name (`card_2_clubs`: how `components`,
+            `given:` and chance scripts name cards).
+        card_label: per card id, its label (`2 of clubs`: how narration, logs, `view()` and option
+            labels show cards).
+    """
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
                  budget: int = DEFAULT_BUDGET, coverage: bool = False, locate: bool = False):
@@ -180,7 +234,13 @@ class Game:
         first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
 
         def choose_first(st, fr):
-            st.cur = st.chance().randrange(st.n) if first is None else first(st, [None] * max(first_locals, 1))
+            if first is not None:
+                st.cur = first(st, [None] * max(first_locals, 1))
+            elif st.scripted is not None and st.scripted.seats:  # a chance script gives the first seat too
+                v = st.scripted.take_number(1, st.n)
+                st.cur = v - 1 if v is not None else st.chance().randrange(st.n)
+            else:
+                st.cur = st.chance().randrange(st.n)
         ops.append(choose_first)
 
         def given(st, fr):
@@ -251,10 +311,26 @@ class Game:
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
                  hook: Callable[["State"], None] | None = None,
-                 prepare: Callable[["State"], None] | None = None, auto: list | None = None) -> "State":
-        """A new game, run to its first decision. `hook` may set up a position after setup; `prepare`
-        runs before setup (an example's scripted dice and stacked deck for the setup's own draws); `auto`
-        seats agents that decide inside the run (State.auto), so the game runs to its end at once."""
+                 prepare: Callable[["State"], None] | None = None, auto: list | None = None,
+                 chance: Chance | None = None) -> "State":
+        """A new game, run to its first decision.
+
+        Args:
+            players: how many play (within the spec's `game.players`).
+            seed: the seed of every chance draw (same spec, options, readings, seed and choices: the same
+                game, byte for byte).
+            log: keep the event log (`State.log`), as `rulewright run --log` writes it.
+            check_invariants: check the engine's and the spec's invariants after every step.
+            chance: a script of dice outcomes and deck orders to use instead of the seed (see `Chance`);
+                the game keeps its own copy, setup's own draws and shuffles included.
+
+        Raises:
+            SetupError: a player count or a start value the spec does not allow.
+            ChanceError: the chance script runs out or does not fit during setup.
+
+        `hook`, `prepare` and `auto` are internal: `hook` sets up a position after setup, `prepare` runs
+        before setup (a spec example's dice and stacked decks), `auto` seats agents that decide inside
+        the run (`lab.runner.play`), so the game runs to its end at once."""
         spec = self.spec
         if not spec.min_players <= players <= spec.max_players:
             raise SetupError(f"{spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
@@ -264,13 +340,17 @@ class Game:
         st = State(self, players, seed, log, check_invariants)
         st.hook = hook
         st.auto = auto
+        if chance is not None:
+            _install_chance(st, chance)
         if prepare is not None:
             prepare(st)
         st.run()
         return st
 
-    def resume(self, players: int, seed: int, choices: list[int], **kw) -> "State":
-        """Rebuild a game from its seed and choices (replay is exact)."""
+    def resume(self, players: int, seed: int, choices: list[int], **kw: Any) -> "State":
+        """Rebuild a game from its seed and choices (replay is exact): `resume(**{k: save[k] for k in
+        ("players", "seed", "choices")})` of a `State.save()`. A game played with a chance script
+        replays with the same script (`chance=`); raises `IllegalChoice` when a choice does not exist."""
         st = self.new_game(players, seed, **kw)
         for i in choices:
             if st.status is not Status.RUNNING:
@@ -280,6 +360,7 @@ class Game:
 
     # -- showing values ------------------------------------------------------------
     def zone_name(self, zid: int) -> str:
+        """A zone id as `view()` names it: a shared zone by its name (`deck`), a player's as `P2.hand`."""
         if zid < self.S:
             return self.shared_zone_names[zid]
         seat, k = divmod(zid - self.S, self.P)
@@ -426,7 +507,16 @@ def numbered(labels: list[str]) -> list[str]:
 
 
 class State:
-    """Everything that changes during one game."""
+    """Everything that changes during one game: a game is played with `decision()` (or `to_move` and
+    `option_count`) and `apply(i)`, until `status` is no longer `running`.
+
+    Public attributes (read them, never assign them): `status` (a `Status`), `n` (players), `seed`,
+    `turn` (turns played), `decisions`, `choices` (the option index of every decision so far),
+    `winners` (seats from 0, once finished), `reason` (why a stalled or failed game stopped), `phase`
+    (the current phase's name, or None), `cur` (the seat whose turn it is, from 0), `log` (the event
+    list when the game was started with `log=True`, else None). Everything else is the engine's.
+    Seats are numbered from 0 throughout the Python API; narration, the CLI and specs say P1 for seat 0.
+    """
     __slots__ = ("g", "n", "seed", "seats", "others", "rng", "zones", "where", "gvars", "pvars", "tvars", "cur",
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
@@ -480,7 +570,7 @@ class State:
         self.nxt = -1
         self.order = 1
         self.skips = 0
-        self.scripted: list[int] | None = None  # an example's scripted dice (`given: rolls:`), taken first
+        self.scripted: Chance | None = None  # a chance script (runtime/chance.py): its outcomes are taken first
         # A search's copy that must stop where the next turn would begin (after the last turn's end and any
         # phase end): run() returns there with no decision pending; a later run() begins that turn.
         self.halt = False
@@ -490,8 +580,30 @@ class State:
         self.zsum = _zone_sums(self.g.sum_tables, self.zones)
 
     # -- protocol --------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        """The seat (from 0) that must choose now; -1 when the game is over. Formats nothing."""
+        return self.pplayer if self.popts is not None else -1
+
+    @property
+    def option_count(self) -> int:
+        """How many options the pending decision has (`apply(i)` takes 0 to `option_count - 1`); 0 when
+        the game is over. Formats no label: the fast way to count options in a loop."""
+        opts = self.popts
+        return len(opts) if opts is not None else 0
+
+    def label(self, i: int) -> str:
+        """The readable label of option `i` of the pending decision (the same text as `decision().labels[i]`)."""
+        labels = self.labels()
+        if not 0 <= i < len(labels):
+            raise IllegalChoice(f"option {i!r} does not exist: there are {len(labels)} options")
+        return labels[i]
+
     def decision(self) -> Decision | None:
-        """The pending decision, or None when the game is over."""
+        """The pending decision with every option's label, or None when the game is over.
+
+        Formatting labels costs more than many a rule: a loop that only picks uses `option_count` and
+        `to_move` instead, and reads `label(i)` when it needs one."""
         if self.status is not Status.RUNNING:
             return None
         kinds = {ACTION: "action", VALUE: "value", OPTION: "option", SUBSET: "subset"}
@@ -569,7 +681,11 @@ class State:
         return prompt(self, self.stack[-1][2]) if prompt else "choose"
 
     def apply(self, i: int) -> None:
-        """Take option `i` of the pending decision and run to the next one."""
+        """Take option `i` (from 0) of the pending decision and run to the next decision or the end.
+
+        Raises:
+            IllegalChoice: the game is over, or option `i` does not exist.
+            ChanceError: a chance script ran out or did not fit (the game has stopped as `error`)."""
         opts = self.popts
         if opts is None:
             raise IllegalChoice("the game is over" if self.status is not Status.RUNNING else "nothing to choose")
@@ -657,6 +773,9 @@ class State:
                 except EndGame:
                     self.finish()
                     return self._after()
+        except ChanceError as exc:  # the caller's script, not the spec, is at fault: say so to the caller
+            self._stop(Status.ERROR, str(exc))
+            raise
         except RuleError as exc:
             self._stop(Status.ERROR, f"{exc} (in {stack[-1][0].name})")
         except Stalled as exc:
@@ -860,6 +979,19 @@ class State:
         self.rng = rng
         self.rng_cow = False
 
+    # -- chance from outside (runtime/chance.py) -----------------------------------------
+    def script_chance(self, dice: Iterable[int] = (), decks: Mapping[str, Sequence] | None = None) -> None:
+        """Add outcomes to this game's chance script, after what it still holds: the next numbers
+        (`dice`) and the next shuffles' orders (`decks`, top card first), as `Chance` takes them. A game
+        started without a script gets a strict one here. Raises `ChanceError` for a zone or card the spec
+        does not have, or a card it holds fewer of than the order lists."""
+        _install_chance(self, Chance(dice, decks), add=True)
+
+    def chance_left(self) -> Chance | None:
+        """What the chance script has not used yet (a copy: its `dice`, its `decks`' orders), or None when
+        the game has no script. `len()` of it is 0 when the game used every outcome it was given."""
+        return self.scripted.copy() if self.scripted is not None else None
+
     def shuffle(self, z: int) -> None:
         _shuffle(self.rng if not self.rng_cow else self.chance(), self.zones[z])
         if self.rig is not None:
@@ -912,7 +1044,7 @@ class State:
         s.turn, s.steps, s.decisions = self.turn, self.steps, self.decisions
         s.moved = {}
         s.chosen = None
-        s.scripted = self.scripted[:] if self.scripted is not None else None
+        s.scripted = self.scripted.copy() if self.scripted is not None else None
         s.log = None
         s.choices = self.choices[:]
         s.turn_over, s.in_turn, s.idle, s.phase = self.turn_over, self.in_turn, self.idle, self.phase
@@ -923,7 +1055,9 @@ class State:
             setattr(s, name, getattr(self, name))
         return s
 
-    def save(self) -> dict:
+    def save(self) -> Save:
+        """The game as a small JSON-ready dict (see `Save`): seed, players, options, readings and choices
+        rebuild it exactly (`Game.resume`)."""
         g = self.g
         return {"spec": g.spec.name, "players": self.n, "seed": self.seed, "options": dict(g.options),
                 "readings": dict(g.readings), "choices": self.choices[:]}
@@ -936,8 +1070,10 @@ class State:
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 
-    def view(self, player: int) -> dict:
-        """What `player` may see: hidden zones show only how many cards they hold."""
+    def view(self, player: int) -> View:
+        """What seat `player` (from 0) may see, as a JSON-ready dict (see `View`): zones it may not look
+        into show only how many cards they hold, cards it may see appear by their labels. `player` -1 is
+        a spectator, who holds no seat and sees the public zones only."""
         g = self.g
         zones = {}
         for zid, z in enumerate(self.zones):
@@ -958,6 +1094,7 @@ class State:
         }
 
     def result(self) -> Result:
+        """How the game stands or ended, with its seed and choices (see `Result`)."""
         return Result(str(self.status), self.winners[:], self.turn, self.decisions, self.steps, self.scores(),
                       self.reason, self.seed, self.n, self.choices[:])
 

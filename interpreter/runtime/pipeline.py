@@ -106,6 +106,20 @@ def _stamps(paths) -> tuple:
 
 def load_game(path: str, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
               budget: int = DEFAULT_BUDGET, coverage: bool = False) -> Game:
-    """Load, check and compile a spec for the given options and ambiguity readings."""
+    """Load, check and compile a spec for the given options and ambiguity readings.
+
+    Args:
+        path: the spec file (a variant's `extends:` is followed).
+        options: option values by name (`{"win_chips": 3}`); the others keep their defaults.
+        readings: an interpretation per ambiguity (`{"first_flip": "optional"}`); the others keep theirs.
+        budget: the step budget of each game (a game that exceeds it ends as `stalled`).
+        coverage: count which rules and branches ran (for `lint`; slower).
+
+    Raises:
+        SpecError: the spec does not check (every diagnostic is in its `diagnostics`).
+        SetupError: an unknown option or reading, or a value it does not allow.
+
+    The checked spec is cached by path (and the files' modification times), so loading it again for
+    other options costs only the compile."""
     spec, _ = load_spec(path)
     return compile_game(spec, options, readings, budget, coverage)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..lang.builtins import RuleError
 from ..compile.compiler import Compiler
+from .chance import Chance
 from .engine import Game, SetupError, State, Status
 from ..lang.model import Example, Spec
 
@@ -125,7 +126,7 @@ def _prepare(game: Game, ex: Example):
     (`given.setup_shuffle`), so an example can fix what the setup draws too."""
     def prepare(st: State) -> None:
         if ex.given.get("rolls"):
-            st.scripted = list(ex.given["rolls"])
+            st.scripted = Chance.example(ex.given["rolls"])
         stacks = {_zone_id(game, st, z): (z, types) for z, types in ex.given.get("setup_shuffle", {}).items()}
         if stacks:
             st.rig = _rig(game.spec, stacks)
@@ -241,9 +242,9 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
             st.apply(_pick(st, want))
         if st.status is Status.ERROR:
             raise ExampleError(f"the game stopped with an error: {st.reason}")
-        if st.scripted:
-            raise ExampleError(f"given.rolls: {len(st.scripted)} scripted roll(s) were never rolled "
-                               f"({', '.join(map(str, st.scripted))})")
+        if st.scripted is not None and st.scripted.dice:
+            raise ExampleError(f"given.rolls: {len(st.scripted.dice)} scripted roll(s) were never rolled "
+                               f"({', '.join(map(str, st.scripted.dice))})")
         _check_offered(st, ex)
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:

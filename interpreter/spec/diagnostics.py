@@ -7,7 +7,8 @@ sorted list of diagnostics out of the pipeline. Stages never print; the CLI
 renders.
 
 Codes by stage: E1xx YAML, E2xx schema, E3xx syntax, E4xx semantic,
-E5xx runtime (examples, invariants); warnings are W4xx.
+E5xx runtime (examples, invariants), E6xx rule failures in a game, E7xx command-line arguments read
+as text (`tune`'s --target and --vary); warnings are W4xx.
 """
 from __future__ import annotations
 
@@ -34,6 +35,16 @@ class Severity(StrEnum):
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One finding about a spec, as `check` prints it: `path:line:col: error[CODE]: message`.
+
+    Attributes:
+        code: the stable code (`E403`; `docs/reference/diagnostics.md` explains each).
+        message: what is wrong, in a sentence.
+        span: where (1-based line and column), or None for a finding about no one place.
+        hint: at most one suggestion (`did you mean 'count_of'?`).
+        note: context (`in action 'flip'`).
+        severity: `error` or `warning`.
+    """
     code: str
     message: str
     span: Span | None

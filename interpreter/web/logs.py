@@ -59,6 +59,9 @@ def parse_log(name: str, text: str, specs: dict, compile_game, max_choices: int 
             choices = choices_of(tmp, body)
         except LogError as exc:
             raise TableError(str(exc).replace(tmp, name)) from None
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, JSON nested too deep
+            raise TableError(f"{name}: not a log this table can read ({type(exc).__name__}: "
+                             f"{str(exc).replace(tmp, name)[:200]})") from None
     finally:
         os.unlink(tmp)
     if len(choices) > max_choices:

@@ -3,8 +3,11 @@
 Owns the binding (127.0.0.1 unless told otherwise; port 0 picks a free
 port, and the address printed is the real one) and which Host headers the
 app then accepts (the loopback names, or any when bound elsewhere on
-purpose). Starlette and uvicorn are the `web` extra; `missing()` says how to
-install them when they are absent, so the CLI can say so instead of failing.
+purpose), and the key that seals saves of games in play (kept in a file,
+sealing.key_file(), so such a save loads after a restart; a key for this run
+only, said so, where that file cannot be had). Starlette, uvicorn and
+cryptography are the `web` extra; `missing()` says how to install them when
+they are absent, so the CLI can say so instead of failing.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def missing() -> str | None:
     """None when the web extra is installed, else how to install it."""
     try:
+        import cryptography  # noqa: F401
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
@@ -50,10 +54,14 @@ def make_server(app, sock: socket.socket, quiet: bool = True):
 
 
 def serve(specs, host: str = "127.0.0.1", port: int = 8765, logs: list[tuple[str, str]] = (),
-          announce: Callable[[str], None] = print, limits=None) -> None:
+          announce: Callable[[str], None] = print, limits=None, key_path: str | None = None) -> None:
     from .app import create_app
+    from .sealing import persistent_key
     hosts = LOOPBACK if host in LOOPBACK else ()  # bound elsewhere on purpose: any Host header
-    app = create_app(specs, limits=limits, hosts=hosts, logs=list(logs))
+    key, why = persistent_key(key_path)
+    if key is None:
+        announce(f"note: saves of games in play will load only while this server runs ({why})")
+    app = create_app(specs, limits=limits, hosts=hosts, logs=list(logs), key=key)
     sock = bind(host, port)
     announce(f"Rulewright table: {address(sock)}  (serving {', '.join(app.state.table.specs)}; Ctrl-C to stop)")
     make_server(app, sock).run(sockets=[sock])

@@ -13,13 +13,24 @@ only to the seat that must choose.
 Bots are made afresh for every decision, seeded from the game's seed and the
 decision's number, so the same seed and choices give the same game however
 often it was undone, saved or loaded. It does no I/O and knows no HTTP.
+
+Secrets: while people play a game (`Table.secret`), its seed is the
+server's: no view, summary or save shows it (a save is sealed, see
+sealing.py), because the seed and the choices give away every hidden card
+and every sealed bid. Every change of the table bumps `version`; a choice
+names the decision it answers (`decision`, the version at which it was
+offered) and undo/redo the version they saw, so a repeated or double-clicked
+request never lands on the next decision. Bots think between checks of a
+`stop` callable (the client left, or the request's thinking time is up): a
+table stopped there has `bots_to_move` and goes on at the next request.
 """
 from __future__ import annotations
 
 import re
 import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..agents.registry import make_agent
 from ..compile.compiler import ACTION
@@ -31,6 +42,7 @@ from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_tex
 
 PERSON = "person"
 SAVE_FORMAT = 1
+MAX_SEED = 2**62
 _BOT = re.compile(r"^(random|first|greedy|mcts)(?::(\d{1,6}))?$")
 BOT_CAPS = {"greedy": 64, "mcts": 2000}  # samples / iterations: a bot's move stays well under a second or so
 _whynot_lock = threading.Lock()  # whynot caches a compiler per game; build it once
@@ -38,6 +50,14 @@ _whynot_lock = threading.Lock()  # whynot caches a compiler per game; build it o
 
 class TableError(ValueError):
     """A request the table refuses (the page shows the message)."""
+
+
+class Stale(TableError):
+    """A request that answers a decision (or a version of the table) that is no longer the current one."""
+
+
+Stop = Callable[[], bool]
+ANSWERED_KEPT = 32  # the last decisions answered, so a repeated choice is recognised as a repeat
 
 
 @dataclass(slots=True)
@@ -49,6 +69,7 @@ class Settings:
     readings: dict = field(default_factory=dict)
     seats: list[str] = field(default_factory=list)  # "person" or a bot: random, greedy[:N], mcts[:N]
     hotseat: bool = False
+    undo: bool = True  # off: undo and redo are refused (undo lets a player look ahead: the same deal comes back)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -62,15 +83,20 @@ def _scalar(v: Any) -> bool:
     return isinstance(v, (str, int, float, bool))
 
 
-def parse_settings(d: Any, specs: dict, max_seed: int = 2**62) -> Settings:
-    """Settings from untrusted JSON; TableError names the first thing wrong."""
+def parse_settings(d: Any, specs: dict, max_seed: int = MAX_SEED,
+                   fresh_seed: Callable[[], int] | None = None) -> Settings:
+    """Settings from untrusted JSON; TableError names the first thing wrong.
+
+    Without a seed (or with "seed": null) the game gets `fresh_seed()`, a new random one (0 without it)."""
     if not isinstance(d, dict):
         raise TableError("the settings must be a JSON object")
     spec = d.get("spec")
     if not isinstance(spec, str) or spec not in specs:
         raise TableError(f"unknown spec {spec!r}: this server serves {', '.join(specs)}")
     s = specs[spec].spec
-    players, seed = d.get("players", s.min_players), d.get("seed", 0)
+    players, seed = d.get("players", s.min_players), d.get("seed")
+    if seed is None:
+        seed = fresh_seed() if fresh_seed is not None else 0
     if type(players) is not int or not s.min_players <= players <= s.max_players:
         raise TableError(f"{s.name} is for {s.min_players} to {s.max_players} players")
     if type(seed) is not int or not 0 <= seed <= max_seed:
@@ -88,9 +114,12 @@ def parse_settings(d: Any, specs: dict, max_seed: int = 2**62) -> Settings:
     hotseat = d.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise TableError("hotseat must be true or false")
+    undo = d.get("undo", True)
+    if not isinstance(undo, bool):
+        raise TableError("undo must be true or false")
     if seats.count(PERSON) > 1 and not hotseat:
         raise TableError("two or more people at one screen take turns: switch on hot-seat mode")
-    return Settings(spec, players, seed, dict(options), dict(readings), list(seats), hotseat)
+    return Settings(spec, players, seed, dict(options), dict(readings), list(seats), hotseat, undo)
 
 
 def check_bot(text: str, seat: int) -> None:
@@ -107,7 +136,8 @@ class Table:
     """One game at the table. Not thread-safe by itself: callers hold `lock`."""
 
     def __init__(self, game: Game, settings: Settings, choices: list[int] | None = None, *,
-                 max_choices: int = 5000, viewers: list[int] | None = None, bots: bool = True):
+                 max_choices: int = 5000, viewers: list[int] | None = None, bots: bool = True,
+                 stop: Stop | None = None):
         self.g, self.s = game, settings
         settings.options, settings.readings = dict(game.options), dict(game.readings)  # as played, defaults too
         self.max_choices = max_choices
@@ -116,9 +146,13 @@ class Table:
         self.bots = bots
         self.redo: list[list[int]] = []
         self.note: str | None = None
+        self.version = 0
+        self.agreed: set[int] = set()  # the people who agreed to show everything before the end
+        self.answered: "OrderedDict[int, int]" = OrderedDict()  # decision (version) -> the option taken
         self._start(choices or [])
         if bots:
-            self.advance()
+            self.advance(stop)
+        self.publish()
 
     def _start(self, choices: list[int]) -> None:
         """The game from its seed, replaying `choices` (a game is its seed and choices)."""
@@ -127,6 +161,7 @@ class Table:
         except SetupError as exc:
             raise TableError(str(exc)) from None
         self.st.log = RuleTagger(self.st, self.st.log)
+        self.version += 1
         self.choosers: list[int] = []  # the seat that made each choice
         self.lines: dict[int, list[dict]] = {v: [] for v in self.viewers}
         self._seen = visible_to_each(self.st, self.viewers)
@@ -150,6 +185,7 @@ class Table:
         except IllegalChoice as exc:
             raise TableError(str(exc)) from None
         self.choosers.append(who)
+        self.version += 1
         self._narrate()
 
     def _narrate(self) -> None:
@@ -167,27 +203,85 @@ class Table:
             return st.pplayer
         return None
 
-    def advance(self) -> None:
-        """Let the bots choose until a person must, or the game ends (or the table's cap)."""
+    def advance(self, stop: Stop | None = None) -> bool:
+        """Let the bots choose until a person must, or the game ends (or the table's cap).
+
+        `stop` is asked before every bot's move; when it says so the bots stop where they are (the table
+        then has `bots_to_move`) and False is returned."""
         st = self.st
         while st.status is Status.RUNNING and self.s.seats[st.pplayer] != PERSON:
             if len(st.choices) >= self.max_choices:
                 self.note = f"stopped: this table ends games at {self.max_choices} choices"
-                return
+                return True
+            if stop is not None and stop():
+                return False
             seat = st.pplayer
             bot = make_agent(self.s.seats[seat], game_seed(self.s.seed, len(st.choices)), seat)
             self._apply(bot.pick(st))
+        return True
 
-    def choose(self, i: Any, seat: Any = None) -> None:
+    @property
+    def bots_to_move(self) -> bool:
+        """A bot is to choose and may (the bots were stopped before they were done)."""
+        st = self.st
+        return st.status is Status.RUNNING and self.s.seats[st.pplayer] != PERSON and \
+            len(st.choices) < self.max_choices
+
+    @property
+    def secret(self) -> bool:
+        """People play and the game goes on (and not every one of them agreed to show everything): its seed,
+        and so its future and every hidden card, is the server's."""
+        return bool(self.s.persons) and self.st.status is Status.RUNNING and not self.revealed
+
+    @property
+    def revealed(self) -> bool:
+        return bool(self.s.persons) and self.agreed >= set(self.s.persons)
+
+    def agree(self, seat: int) -> None:
+        """`seat` (a person, the one the table shows) agrees to show everything now: the seed, an open save,
+        the step-through; it happens once every person has agreed. An agreement stands until the end."""
+        if seat not in self.s.persons:
+            raise TableError("only a person at the table can agree to show everything")
+        self.agreed.add(seat)
+
+    def decision_id(self) -> int | None:
+        """The id a choice must name to answer the person's pending decision (None: no person is to choose)."""
+        return self.version if self.pending_person() is not None else None
+
+    def check_version(self, version: Any) -> None:
+        """Undo and redo name the version of the table they were clicked on; a stale one is refused."""
+        if version is None:
+            return
+        if type(version) is not int:
+            raise TableError("version must be the table's version (a whole number) as last shown")
+        if version != self.version:
+            raise Stale(f"the table has changed since (version {version}, now {self.version}): nothing was done; "
+                        "here is the table as it is now")
+
+    def choose(self, i: Any, seat: Any = None, decision: Any = None, stop: Stop | None = None) -> bool:
+        """Take option `i` at the person's decision `decision`; False when it repeats the choice already taken
+        there (a retry or a double click: nothing more is done)."""
+        if decision is not None and type(decision) is not int:
+            raise TableError("decision must be the id of the decision answered (a whole number)")
+        if decision is not None and decision != self.version:
+            if self.answered.get(decision) == i:
+                return False
+            raise Stale(f"decision {decision} is no longer open (it was answered, or taken back): nothing was "
+                        "done; here is the table as it is now")
         p = self.pending_person()
         if p is None:
             raise TableError("no person is to choose now" if self.st.status is Status.RUNNING else "the game is over")
         if seat is not None and seat != p:
             raise TableError(f"it is P{p + 1}'s decision, not P{seat + 1}'s" if type(seat) is int
                              else "seat must be a seat number")
+        asked = self.version
         self._apply(i)
+        self.answered[asked] = i
+        while len(self.answered) > ANSWERED_KEPT:
+            self.answered.popitem(last=False)
         self.redo.clear()
-        self.advance()
+        self.advance(stop)
+        return True
 
     def undo_point(self) -> int | None:
         """How many choices stay when the last person's choice is taken back."""
@@ -197,6 +291,8 @@ class Table:
         return None
 
     def undo(self) -> None:
+        if not self.s.undo:
+            raise TableError("this game was started without undo")
         k = self.undo_point()
         if k is None:
             raise TableError("nothing to undo: no person has chosen yet")
@@ -205,12 +301,30 @@ class Table:
         self.redo.append(taken)
         self.note = None
 
-    def redo_one(self) -> None:
+    def redo_one(self, stop: Stop | None = None) -> None:
         if not self.redo:
             raise TableError("nothing to redo")
         chunk = self.redo.pop()
         self._start(self.st.choices + chunk)
-        self.advance()
+        self.advance(stop)
+
+    def weight(self) -> int:
+        """What the table holds, in logged events and narrated lines (about half a kilobyte each)."""
+        return len(self.st.log) + sum(len(v) for v in self.lines.values())
+
+    def public_settings(self) -> dict:
+        """The settings as any seat may read them: without the seed while the game is `secret`."""
+        d = self.s.as_dict()
+        if self.secret:
+            d["seed"] = None
+        return d
+
+    def publish(self) -> None:
+        """Refresh `summary` and `snapshot`, the table as last shown, which the game list, save and replay read
+        without waiting for the table's lock (while bots think at it)."""
+        self.summary = {"game": self.g.spec.name, "status": str(self.st.status), "choices": len(self.st.choices),
+                        "settings": self.public_settings()}
+        self.snapshot = (self.open_save(), self.secret)
 
     # -- viewing ---------------------------------------------------------------------
     def viewer(self, asked: int | None = None) -> int:
@@ -230,15 +344,35 @@ class Table:
         p = self.pending_person()
         return p if p is not None else SPECTATOR
 
-    def save(self) -> dict:
+    def open_save(self) -> dict:
         return {"rulewright_table": SAVE_FORMAT, "game": self.g.spec.name, **self.s.as_dict(),
                 "options": dict(self.g.options), "readings": dict(self.g.readings), "choices": self.st.choices[:]}
 
+    def save(self, seal: Callable[[dict], str]) -> dict:
+        """The save of the table as last published: open once the game is over (or of bots only); while
+        people play, `seal`ed, with only what every seat knows in the clear."""
+        data, secret = self.snapshot
+        if not secret:
+            return data
+        return {"rulewright_table": SAVE_FORMAT, "game": data["game"], "spec": data["spec"],
+                "players": data["players"], "seats": data["seats"], "hotseat": data["hotseat"], "undo": data["undo"],
+                "options": data["options"], "readings": data["readings"], "choices_made": len(data["choices"]),
+                "sealed": seal(data)}
 
-def parse_save(d: Any, specs: dict, max_choices: int) -> tuple[Settings, list[int]]:
+
+def parse_save(d: Any, specs: dict, max_choices: int,
+               unseal: Callable[[Any], dict] | None = None) -> tuple[Settings, list[int]]:
+    """A save from untrusted JSON (`unseal` opens a sealed one, or raises); TableError says what is wrong."""
     if not isinstance(d, dict) or d.get("rulewright_table") != SAVE_FORMAT:
         raise TableError("not a saved table game (a JSON object with \"rulewright_table\": 1)")
-    s = parse_settings({k: d.get(k) for k in ("spec", "players", "seed", "options", "readings", "seats", "hotseat")
+    if "sealed" in d:
+        if unseal is None:
+            raise TableError("this table cannot open sealed saves")
+        d = unseal(d["sealed"])  # the clear fields beside it are for people to read; the sealed ones count
+        if not isinstance(d, dict) or d.get("rulewright_table") != SAVE_FORMAT or "sealed" in d:
+            raise TableError("the sealed game is not a saved table game")
+    s = parse_settings({k: d.get(k) for k in ("spec", "players", "seed", "options", "readings", "seats", "hotseat",
+                                                "undo")
                         if d.get(k) is not None}, specs)
     choices = d.get("choices")
     if not isinstance(choices, list) or not all(type(c) is int for c in choices):
@@ -295,11 +429,13 @@ def seat_json(table: Table, viewer: int) -> dict:
     if full:  # the designer's full record of a logged game: every zone face up
         view["zones"] = {g.zone_name(z): [g.card_label[c] for c in cards] for z, cards in enumerate(st.zones)}
     out: dict[str, Any] = {
-        "game": g.spec.name, "settings": table.s.as_dict(), "viewer": viewer, "status": str(st.status),
+        "game": g.spec.name, "settings": table.public_settings(), "viewer": viewer, "status": str(st.status),
         "turn": st.turn, "phase": st.phase, "current": st.cur, "zones": _zones(table, view, full),
         "counters": _counters(table, view), **_log(table.lines.get(viewer, [])), "choices": len(st.choices),
         "note": table.note, "decision": None, "result": None,
-        "can_undo": table.undo_point() is not None, "can_redo": bool(table.redo),
+        "can_undo": table.s.undo and table.undo_point() is not None, "can_redo": bool(table.redo),
+        "version": table.version, "bots_to_move": table.bots_to_move,
+        "agreed": sorted(table.agreed), "revealed": table.revealed,
     }
     if st.status is Status.RUNNING:
         d = {"player": st.pplayer, "person": table.s.seats[st.pplayer] == PERSON}
@@ -308,7 +444,7 @@ def seat_json(table: Table, viewer: int) -> dict:
             seen = visible_labels(st, viewer)
             prompt, *options = seat_texts([dec.prompt, *seat_labels(st, viewer)], g, viewer, seen)
             options = numbered(options)
-            d.update(prompt=prompt, kind=dec.kind, options=options, refused=[])
+            d.update(id=table.version, prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
                 with _whynot_lock:
                     d["refused"] = [{"action": w.action, "label": w.label,

@@ -1,5 +1,9 @@
 // The Rulewright table: plain JavaScript, no build step. Every text from the server is set with
 // textContent (never as HTML), and the page sends only ids, numbers and names, never a file path.
+// Every change is a JSON POST (the server refuses any other, and any from another site); a choice
+// names the decision it answers and undo/redo the version of the table they were clicked on, so a
+// double click does nothing twice. In hot-seat mode the screen is covered whenever the seat shown
+// changes (a move, undo, redo, a load), until the next player says they are at it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -26,16 +30,18 @@ function showError(msg) {
   box.hidden = !msg;
 }
 
-async function api(method, path, body, raw) {
+async function api(method, path, body) {
   const opts = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    opts.body = raw ? body : JSON.stringify(body);
-    opts.headers["content-type"] = raw ? "text/plain" : "application/json";
+  if (body !== undefined || method !== "GET") {
+    opts.body = JSON.stringify(body === undefined ? {} : body);
+    opts.headers["content-type"] = "application/json";
   }
-  // Every failure is shown in the error bar and answered with null (callers stop there).
+  // Every failure is shown in the error bar and answered with null (callers stop there); a 409 (the
+  // request answered a decision no longer open: a double click, another tab) shows the table as it is now.
   let r, data;
   try { r = await fetch(path, opts); } catch (e) { showError(`the table's server cannot be reached (${e})`); return null; }
   try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status}` }; }
+  if (r.status === 409 && data.table) { showGame(data.table); showError(data.error); return null; }
   if (!r.ok) { showError(data.error || `error ${r.status}`); return null; }
   showError("");
   return data;
@@ -108,7 +114,9 @@ function settingsFromForm() {
   for (const sel of $("readings").querySelectorAll("select")) readings[sel.name] = sel.value;
   const seats = [];
   for (let k = 0; k < n; k++) seats.push($(`seat${k}`).value);
-  return { spec: s.id, players: n, seed: +$("seed").value, options, readings, seats, hotseat: $("hotseat").checked };
+  const seed = $("seed").value.trim();  // empty: the server deals from a fresh random seed, and keeps it
+  return { spec: s.id, players: n, seed: seed === "" ? null : +seed, options, readings, seats, hotseat: $("hotseat").checked,
+    undo: $("allow-undo").checked };
 }
 
 $("spec").addEventListener("change", buildSetup);
@@ -203,7 +211,8 @@ function fmt(v) {
 }
 
 function renderStatus(box, g, extra) {
-  const bits = [el("b", { text: g.game }), ` \u00b7 ${g.settings.players} players \u00b7 seed ${g.settings.seed}`,
+  const seed = g.settings.seed === null ? "seed kept by the table until the game is over" : `seed ${g.settings.seed}`;
+  const bits = [el("b", { text: g.game }), ` \u00b7 ${g.settings.players} players \u00b7 ${seed}`,
     ` \u00b7 turn ${g.turn}`, g.phase ? ` \u00b7 phase ${g.phase}` : "", ` \u00b7 viewing as ${seatName(g.viewer)}`];
   if (g.result) {
     const r = g.result;
@@ -215,6 +224,8 @@ function renderStatus(box, g, extra) {
     bits.push(el("div", { class: "turn", text: `${seatName(g.decision.player)} to choose` + (g.decision.person ? "" : " (a bot)") }));
   }
   if (g.note) bits.push(el("div", { class: "note", text: g.note }));
+  if (g.agreed && g.agreed.length && !g.revealed)
+    bits.push(el("div", { class: "note", text: `${g.agreed.map(seatName).join(" and ")} agreed to show everything; waiting for the others` }));
   if (extra) bits.push(extra);
   box.replaceChildren(...bits);
 }
@@ -249,7 +260,7 @@ function renderDecision(box, g) {
   box.append(el("h2", { text: `${seatName(d.player)}, ${d.prompt}` }));
   const opts = el("div", { class: "options" });
   d.options.forEach((label, i) => opts.append(el("button", { class: "option", "data-index": i, text: label,
-    onclick: () => choose(i) })));
+    onclick: () => choose(i, d.id) })));
   box.append(opts);
   if (d.refused && d.refused.length) {
     const ref = el("div", { class: "refused" }, el("span", { class: "note", text: "Not allowed now (click for why): " }));
@@ -270,24 +281,40 @@ function showWhyNot(w) {
     el("button", { text: "Close", onclick: () => { box.hidden = true; } })].filter((x) => x !== null));
 }
 
-async function choose(i) {
-  const g = await api("POST", `/api/games/${GAME.id}/choose`, { option: i });
+async function choose(i, decision) {
+  for (const b of document.querySelectorAll(".option")) b.disabled = true;  // one answer per decision
+  const g = await api("POST", `/api/games/${GAME.id}/choose`, { option: i, decision });
   if (g) showGame(g);
+  else for (const b of document.querySelectorAll(".option")) b.disabled = false;
+}
+
+let continuing = null;  // the bots were stopped (their thinking time per request): ask them to go on
+async function keepThinking(g) {
+  if (continuing === g.id) return;
+  continuing = g.id;
+  const next = await api("POST", `/api/games/${g.id}/continue`, {});
+  continuing = null;
+  if (next && GAME && GAME.id === next.id) showGame(next);
 }
 
 function showGame(g) {
   GAME = g;
   $("setup").hidden = true;
   $("game").hidden = false;
-  const handover = g.settings.hotseat && SHOWN_VIEWER !== null && g.viewer !== SHOWN_VIEWER && g.viewer >= 0;
+  // Hot-seat: whenever the seat to show is not the one on the screen (a move, undo, redo, a new or loaded
+  // game), the screen is covered and the next seat's cards are not even drawn until that player is at it.
+  const handover = g.settings.hotseat && g.viewer >= 0 && g.viewer !== SHOWN_VIEWER;
   if (handover) {
-    // The next seat's cards stay off the screen until that player is at it.
     $("game").hidden = true;
+    for (const id of ["status", "decision", "zones", "counters", "log", "whynot"]) $(id).replaceChildren();
     $("handover").hidden = false;
     $("handover-text").textContent = `Pass the screen to ${seatName(g.viewer)}.`;
     $("handover-ok").onclick = () => { $("handover").hidden = true; SHOWN_VIEWER = g.viewer; showGame(g); };
+    document.body.dataset.covered = String(g.choices);
     return;
   }
+  delete document.body.dataset.covered;
+  $("handover").hidden = true;
   SHOWN_VIEWER = g.viewer;
   document.body.dataset.choices = String(g.choices);  // how far the game on screen is (tests wait on it)
   renderStatus($("status"), g);
@@ -305,24 +332,31 @@ function showGame(g) {
         ...Array.from({ length: g.settings.players }, (_, k) => el("option", { value: String(k + 1), text: `P${k + 1}` })));
     sel.value = want;
   }
-  $("to-slider").disabled = !(botsOnly || g.result);
+  $("to-slider").disabled = !(botsOnly || g.result || g.revealed);
+  $("reveal").hidden = botsOnly || !!g.result || g.revealed || (g.agreed || []).includes(g.viewer);
   $("undo").disabled = !g.can_undo;
   $("redo").disabled = !g.can_redo;
   $("save").href = `/api/games/${g.id}/save`;
+  if (g.bots_to_move) keepThinking(g);
 }
 
 for (const what of ["undo", "redo"]) {
   $(what).addEventListener("click", async () => {
-    const g = await api("POST", `/api/games/${GAME.id}/${what}`);
-    if (g) { SHOWN_VIEWER = null; showGame(g); }
+    const g = await api("POST", `/api/games/${GAME.id}/${what}`, { version: GAME.version });
+    if (g) showGame(g);  // the seat shown stays SHOWN_VIEWER: another seat's turn covers the screen
   });
 }
+$("reveal").addEventListener("click", async () => {
+  if (!confirm(`${seatName(GAME.viewer)}: show every hand, the deck and the seed now? It happens once every person at the table agrees.`)) return;
+  const g = await api("POST", `/api/games/${GAME.id}/reveal`, { version: GAME.version });
+  if (g) showGame(g);
+});
 $("watch-seat").addEventListener("change", async () => {
   const g = await api("GET", `/api/games/${GAME.id}?seat=${encodeURIComponent($("watch-seat").value)}`);
   if (g) showGame(g);
 });
 $("to-slider").addEventListener("click", async () => {
-  const r = await api("POST", `/api/games/${GAME.id}/replay`);
+  const r = await api("POST", `/api/games/${GAME.id}/replay`, {});
   if (!r) return;
   showTab("logs");
   $("log-step").value = 0;
@@ -385,7 +419,7 @@ $("log-file").addEventListener("change", async (ev) => {
   if (!f) return;
   const text = await f.text();
   ev.target.value = "";
-  const r = await api("POST", `/api/logs?name=${encodeURIComponent(f.name)}`, text, true);
+  const r = await api("POST", "/api/logs", { name: f.name, text });
   if (!r) return;
   $("log-step").value = 0;
   await refreshLogs(r.id);
