@@ -38,11 +38,12 @@ def searching(agents: dict[int, str] | None) -> bool:
     return any(t != "random" for t in (agents or {}).values())
 
 
-def search_kernel_for(spec: Spec, game: Game) -> "SearchKernel":
+def search_kernel_for(spec: Spec) -> "SearchKernel":
+    """The search kernel of a spec (built once per process); raises Unsupported naming what it cannot run."""
     hit = _kernels.get(id(spec))
     if hit is None or (isinstance(hit, SearchKernel) and hit.spec is not spec):
         try:
-            hit = SearchKernel(spec, game)
+            hit = SearchKernel(spec)
         except Unsupported as exc:
             hit = exc
         _kernels[id(spec)] = hit
@@ -54,8 +55,7 @@ def search_kernel_for(spec: Spec, game: Game) -> "SearchKernel":
 class SearchKernel:
     """A spec's kernel for games with search agents (search_emit.py); inputs as the random kernel's."""
 
-    def __init__(self, spec: Spec, game: Game):
-        from ..agents.determinize import home_seats, unseen_zones
+    def __init__(self, spec: Spec):
         from .run import kernel_for
         self.spec = spec
         self.base = kernel_for(spec)  # start positions and parameters: the same layout
@@ -64,9 +64,7 @@ class SearchKernel:
         h = spec.heuristic
         heuristic = lw.cond(h) if h is not None and h.ast is not None else None
         mp = spec.max_players
-        unseen = [unseen_zones(game, mp, p) for p in range(mp)]
-        homes = home_seats(game) or [-1] * max(1, g.n_cards)
-        self.source = SearchEmitter(g, heuristic, unseen, list(homes)).module()
+        self.source = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec)).module()
         self.layout = Y.Layout.of(g)
         self._module = None
 
@@ -102,7 +100,8 @@ class SearchKernel:
               record: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
         """One row per game (as run.Kernel.batch), and the samples greedy took in all."""
         seeds = np.asarray(seeds, dtype=np.int64)
-        out = np.zeros((len(seeds), self.layout.out_columns(len(self.base.ir.readings))), dtype=np.int64)
+        ir_ = self.base.ir
+        out = np.zeros((len(seeds), self.layout.out_columns(len(ir_.readings), len(ir_.measures))), dtype=np.int64)
         kinds, sets, wts = self.settings(game, players, agents)
         rch, rcc = record if record is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
         used = np.zeros(1, dtype=np.int64)
@@ -122,14 +121,16 @@ class SearchKernel:
                   coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
         """As run.Kernel.summaries, with these agents seated; a game that stalls, fails or nears the budget is
         replayed in the reference engine from its record, whose result is the one reported."""
+        from ..runtime.engine import Status
         from .replay import replay
-        from .run import NEAR_BUDGET
+        from .run import NEAR_BUDGET, _measured
         seeds = [game_seed(master, i) for i in range(start, stop)]
         rows, _used = self.batch(game, players, seeds, agents)
         hits = None
         if coverage:
             hits = [0] * len(game.points)
-            seen = rows[:, 7 + 2 * self.layout.max_players:].sum(axis=0)
+            first = 7 + 2 * self.layout.max_players
+            seen = rows[:, first:first + len(self.base.ir.readings)].sum(axis=0)
             for r, (name, _interps) in enumerate(self.base.ir.readings):
                 at = next((j for j, (kind, what, _span) in enumerate(game.points)
                            if kind == "reading" and what == name), None)
@@ -137,24 +138,53 @@ class SearchKernel:
                     hits[at] += int(seen[r])
         out = []
         mp, scored = self.layout.max_players, self.base.ir.score is not None
+        m0 = 7 + 2 * mp + len(self.base.ir.readings)
+        m1 = m0 + len(self.base.ir.measures)
         limit = NEAR_BUDGET * game.budget
         for seed, r in zip(seeds, rows.tolist()):
             if r[0] != Y.FINISHED or r[3] > limit:
                 _row, choices, chance = self.record(game, players, seed, agents)
                 st = replay(game, players, seed, choices, chance)
                 i = game.score_idx
+                measured = _measured(game, st) if game.spec.measures and st.status is Status.FINISHED else ()
                 out.append((str(st.status), tuple(st.winners), st.turn, st.decisions,
-                            None if i is None else tuple(st.pvars[i]), st.reason, seed, ()))
+                            None if i is None else tuple(st.pvars[i]), st.reason, seed, measured))
                 continue
             winners = tuple(p for p in range(players) if r[7 + p])
             scores = tuple(r[7 + mp:7 + mp + players]) if scored else None
-            out.append(("finished", winners, r[1], r[2], scores, None, seed, ()))
+            out.append(("finished", winners, r[1], r[2], scores, None, seed, tuple(r[m0:m1])))
         return out, hits
 
 
-def unsupported(spec: Spec, game: Game) -> Unsupported | None:
+def unseen_zones(spec: Spec, player: int) -> list[int]:
+    """Kernel zone ids whose cards `player` cannot see (as agents/determinize.py's, for every seat there is)."""
+    shared = {z.index: z.visibility for z in spec.zones.values() if z.owner == "shared"}
+    own = {z.index: z.visibility for z in spec.zones.values() if z.owner == "player"}
+    out = [z for z in range(spec.n_shared) if shared[z] == "hidden"]
+    for seat in range(spec.max_players):
+        for k in range(spec.n_player_zones):
+            vis = own[k]
+            if vis == "hidden" or vis == "owner" and seat != player:
+                out.append(spec.n_shared + seat * spec.n_player_zones + k)
+    return out
+
+
+def home_seats(spec: Spec) -> list[int]:
+    """Per card id, the seat whose own card it is, -1 for nobody's (as agents/determinize.py's)."""
+    homes: list[int] = []
+    for ct in spec.cards.values():
+        if ct.per_seat:
+            block = ct.ids // max(spec.max_players, 1)
+            homes += [k // block for k in range(ct.ids)]
+        else:
+            homes += [-1] * ct.ids
+    return homes or [-1]
+
+
+def unsupported(spec: Spec) -> Unsupported | None:
+    """Why the search kernel cannot run this spec, or None."""
     try:
-        search_kernel_for(spec, game)
+        search_kernel_for(spec)
     except Unsupported as exc:
         return exc
     return None

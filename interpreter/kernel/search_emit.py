@@ -348,6 +348,8 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
             out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
         for r in range(NREAD):
             out[g, 7 + 2 * MP + r] = st[COV + r]
+        if st[STATUS] == 1 and NMEAS > 0:
+            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
     rch[:] = w[RCH:RCH + rch.shape[0]]
     rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
     sw[0] = sw[0]  # `sw` (and `w` above) outlive their unowned views
@@ -504,6 +506,20 @@ class SearchEmitter(Emitter):
                 self.line("else:")
                 self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
                 self.line(f"st[{Y.SKIPS}] = 0")
+                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
+                    self.line(f"c_ = st[{Y.CUR}]")
+                    self.line("q_ = c_")
+                    self.line("for _ in range(n):")
+                    self.depth += 1
+                    self.line(f"st[{Y.CUR}] = p_")
+                    self.line(f"s_ = {self.ex(g.skip_if)}")
+                    self.line(f"st[{Y.CUR}] = c_")
+                    self.line("if not s_:")
+                    self.line("    q_ = p_")
+                    self.line("    break")
+                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
+                    self.depth -= 1
+                    self.line("p_ = q_")
                 self.line(f"st[{Y.CUR}] = p_")
             else:
                 self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
@@ -528,7 +544,7 @@ class SearchEmitter(Emitter):
         nz = Yl.n_zones
         unseen = ", ".join("[" + ", ".join("1" if z in set(row) else "0" for z in range(nz)) + "]"
                            for row in self.unseen)
-        homes = ", ".join(str(h) for h in (self.homes or [-1]))
+        homes = ", ".join(str(h) for h in self.homes)
         consts = "\n".join([
             f"AG = {self.AG}",
             *(f"{name} = {v}" for name, v in (

@@ -220,6 +220,10 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
         _worker_game["key"], _worker_game["game"] = key, gs.load()
     game = _worker_game["game"]
     if gs.engine == "kernel":
+        from ..kernel.agents import search_kernel_for, searching
+        if searching(gs.agents):  # search agents: the search kernel (kernel/agents.py)
+            return search_kernel_for(game.spec).summaries(game, players, master, start, stop, gs.agents,
+                                                          coverage=gs.coverage)
         from ..kernel.run import kernel_for
         return kernel_for(game.spec).summaries(game, players, master, start, stop, coverage=gs.coverage)
     before = game.hits[:]
@@ -323,8 +327,11 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     stats.measure_labels = [m.label for m in spec.measures.values()]
     t0 = time.perf_counter()
     if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
+        from ..kernel.agents import search_kernel_for, searching
         from ..kernel.run import kernel_for
         kernel_for(spec).module
+        if searching(gs.agents):
+            search_kernel_for(spec).module
     chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:
