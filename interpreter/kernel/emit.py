@@ -28,7 +28,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "7"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "8"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 _RUNTIME = '''
 # One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
@@ -348,6 +348,40 @@ def _mod(st, a, b):
 
 
 @njit(cache=True)
+def _top_sum(vals, k):
+    if k <= 0:
+        return 0
+    s = np.sort(vals)[::-1]
+    t = 0
+    for i in range(min(k, s.shape[0])):
+        t += s[i]
+    return t
+
+
+@njit(cache=True)
+def _place_points(items, vals, table, x):
+    j = -1
+    for i in range(items.shape[0]):
+        if items[i] == x:
+            j = i
+            break
+    if j < 0:
+        return 0
+    mine = vals[j]
+    above = 0
+    tied = 0
+    for v in vals:
+        if v > mine:
+            above += 1
+        elif v == mine:
+            tied += 1
+    t = 0
+    for i in range(above, min(above + tied, table.shape[0])):
+        t += table[i]
+    return t // tied
+
+
+@njit(cache=True)
 def _sorted(a):
     return np.sort(a)
 
@@ -484,8 +518,9 @@ def _narration_only(s: ir.S) -> bool:
 class Emitter:
     """Writes the source of one kernel module (see the module docstring)."""
 
-    def __init__(self, g: ir.Game):
+    def __init__(self, g: ir.Game, interchange: Any = None):
         self.g = g
+        self.interchange = interchange  # compile/interchange.Interchange: identical cards make one option
         self.Y = Y.Layout.of(g)
         self.consts: list[str] = []  # module constants: `K<i> = np.array([...])`
         self._const_ids: dict[tuple, str] = {}
@@ -921,6 +956,18 @@ class Emitter:
             else:
                 val = ir.Var(T.INT, x.at, "player", x.prop[1], ir.Local(T.PLAYER, x.at, slot), "")
             return self.x_Comprehension(ir.Comprehension(x.ty, x.at, n, slot, a[0], None, val))
+        if n in ("top_sum", "place_points"):
+            slot = 10_000 + self._n
+            self._n += 1
+            el = ir.Local(ELEMENT.get(a[0].ty, T.INT), x.at, slot)
+            val = (ir.Prop(T.INT, x.at, "", x.prop[1], el) if x.prop[0] == "prop"
+                   else ir.Var(T.INT, x.at, "player", x.prop[1], el, ""))
+            items = self.tmp("s")
+            self.line(f"{items} = {self.arr(a[0])}")
+            vals = self.x_Comprehension(ir.Comprehension(T.INTS, x.at, "map", slot, a[0], None, val))
+            if n == "top_sum":
+                return f"_top_sum({vals}, {self.ex(a[1])})"
+            return f"_place_points({items}, {vals}, {self.arr(a[1])}, {self.ex(a[2])})"
         if n == "top":
             return f"_top(st, {self.ex(a[0])})"
         if n == "bottom":
@@ -1205,10 +1252,65 @@ class Emitter:
     def s_ChooseValue(self, s: ir.ChooseValue) -> None:
         src = self.tmp("s")
         self.line(f"{src} = {self.arr(s.source)}.copy()")
+        if s.source.ty in (T.ZONE, T.CARDS):
+            self.interchangeable(src, s)
         self.ask(f"{src}.shape[0]")
         i = self.tmp("i")
         self.line(f"{i} = _pick(st, {src}.shape[0])")
         self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{src}[{i}]")
+
+    def interchangeable(self, src: str, s: ir.S) -> None:
+        """compile/interchange.py's rule, in place on `src`: of the cards of one type lying in one zone whose
+        order no rule reads, only the first is an option."""
+        ic = self.interchange
+        if ic is None:
+            raise self.no("`choose` of a card without the interchange table", s)
+        if not ic.any:
+            return
+        S, P, mp = self.Y.n_shared, self.Y.n_player_zones, self.Y.max_players
+        loose = self.const_array(tuple(int(ic._loose(z if z < S else S + (z - S) % P)) for z in range(S + P * mp)))
+        kind = self.const_array(tuple(ic.kind) or (0,))
+        out, k, j, q, c, dup = (self.tmp("a"), self.tmp("k"), self.tmp("j"), self.tmp("q"), self.tmp("c"),
+                                self.tmp("b"))
+        wh = self.Y.wh
+        self.line(f"if {src}.shape[0] >= 2:")
+        self.line(f"    {out} = np.empty({src}.shape[0], np.int64)")
+        self.line(f"    {k} = 0")
+        self.line(f"    for {j} in range({src}.shape[0]):")
+        self.line(f"        {c} = {src}[{j}]")
+        self.line(f"        {dup} = False")
+        self.line(f"        if {loose}[st[{wh} + {c}]]:")
+        self.line(f"            for {q} in range({k}):")
+        self.line(f"                if st[{wh} + {out}[{q}]] == st[{wh} + {c}] and {kind}[{out}[{q}]] == {kind}[{c}]:")
+        self.line(f"                    {dup} = True")
+        self.line("                    break")
+        self.line(f"        if not {dup}:")
+        self.line(f"            {out}[{k}] = {c}")
+        self.line(f"            {k} += 1")
+        self.line(f"    {src} = {out}[:{k}]")
+
+    def s_ChooseTogether(self, s: ir.ChooseTogether) -> None:
+        """Each player chooses in turn (the engine asks them one after another, none seeing the others'
+        choices), then the body runs once per player with their choice."""
+        who, picks, k, i, src = self.tmp("s"), self.tmp("a"), self.tmp("k"), self.tmp("i"), self.tmp("s")
+        self.line(f"{who} = {self.arr(s.players)}.copy()")
+        self.line(f"if _spend(st, {who}.shape[0]) != 0:")
+        self.line("    return 3")
+        self.line(f"{picks} = np.empty({who}.shape[0], np.int64)")
+        self.line(f"for {k} in range({who}.shape[0]):")
+        self.depth += 1
+        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
+        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.ask(f"{src}.shape[0]")
+        self.line(f"{i} = _pick(st, {src}.shape[0])")
+        self.line(f"{picks}[{k}] = {src}[{i}]")
+        self.depth -= 1
+        self.line(f"for {k} in range({who}.shape[0]):")
+        self.depth += 1
+        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
+        self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{picks}[{k}]")
+        self.block(s.body)
+        self.depth -= 1
 
     # -- functions ---------------------------------------------------------------------------------
     def function_def(self, name: str, head: str, body: Any, expr: bool = False) -> None:
@@ -1492,8 +1594,11 @@ def _calls(body: list, out: set[str]) -> None:
         if isinstance(s, ir.ChooseOption):
             for o in s.options:
                 _calls(o.body, out)
+        if isinstance(s, ir.ChooseTogether):
+            _calls(s.body, out)
 
 
-def source(g: ir.Game) -> str:
-    """The kernel module of a lowered game (raises Unsupported for what it cannot run)."""
-    return Emitter(g).module()
+def source(g: ir.Game, interchange: Any = None) -> str:
+    """The kernel module of a lowered game (raises Unsupported for what it cannot run); `interchange`
+    (compile/interchange.py's table for the spec) is needed when a rule chooses a card."""
+    return Emitter(g, interchange).module()

@@ -1,9 +1,9 @@
 """A kernel game replayed in the reference engine: its choices applied, its chance scripted.
 
 Owns the decoding of a kernel game's chance record (the first player, each shuffle's resulting order,
-each random number) and the replay itself: the engine's first-player draw answers with the recorded
-seat, each shuffle is rigged to the recorded order (`State.rig`), and the random numbers are scripted
-(`State.scripted`, as an example's `given: rolls:`). Both engines then make the same game, step for step;
+each random number) and the replay itself: the recorded first seat and every random number are a
+strict chance script (runtime/chance.py), and each shuffle is rigged to the recorded order of card ids
+(`State.rig`). Both engines then make the same game, step for step;
 that is how the tests prove the kernel means what the engine means, and how a kernel game that failed is
 shown with its position.
 """
@@ -11,24 +11,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..lang.builtins import RuleError
+from ..runtime.chance import Chance, ChanceError
 from ..runtime.engine import Game, State, Status
 
 
 @dataclass(slots=True)
-class Chance:
-    first: int | None = None
-    shuffles: list[tuple[int, list[int]]] = field(default_factory=list)  # (zone, cards bottom first)
+class Record:
+    """A kernel game's chance, decoded: the numbers in the order drawn (the first seat, drawn at random,
+    as a number from 1 to the player count, as runtime/chance.py scripts it; each die; each `random`),
+    and each shuffle's resulting order."""
     numbers: list[int] = field(default_factory=list)
+    shuffles: list[tuple[int, list[int]]] = field(default_factory=list)  # (zone, cards bottom first)
 
 
-def decode(record: list[int]) -> Chance:
-    out = Chance()
+def decode(record: list[int]) -> Record:
+    out = Record()
     i = 0
     while i < len(record):
         tag = record[i]
-        if tag == 0:
-            out.first = int(record[i + 1])
+        if tag == 0:  # the first seat
+            out.numbers.append(int(record[i + 1]) + 1)
             i += 2
         elif tag == 1:
             z, n = int(record[i + 1]), int(record[i + 2])
@@ -42,43 +44,23 @@ def decode(record: list[int]) -> Chance:
     return out
 
 
-class _Drawn:
-    """The engine's generator during a replay: the first player is the kernel's; shuffles are rigged after."""
-
-    def __init__(self, first: int | None):
-        self.first = first
-
-    def randrange(self, n: int) -> int:
-        if self.first is None or not 0 <= self.first < n:
-            raise RuleError("the kernel's record has no first player for this draw")
-        return self.first
-
-    def getrandbits(self, k: int) -> int:
-        return 0  # a shuffle's draws: its result is replaced by the recorded order (rig)
-
-    def randint(self, a: int, b: int) -> int:
-        raise RuleError("the replay draws a random number the kernel did not record")
-
-    def getstate(self) -> tuple:
-        return ("kernel", self.first)
-
-
-def prepare_for(chance: Chance):
-    """A `new_game(prepare=...)` hook that scripts this chance record into the engine's state."""
-    shuffles = list(chance.shuffles)
+def prepare_for(record: Record):
+    """A `new_game(prepare=...)` hook that scripts this record into the engine's state: its numbers as a
+    strict chance script (runtime/chance.py: the engine may draw no number the kernel did not), and each
+    shuffle rigged to the kernel's exact order of card ids (a script's orders name card types only)."""
+    shuffles = list(record.shuffles)
 
     def rig(st: State, z: int) -> None:
         if not shuffles:
-            raise RuleError("the replay shuffles more often than the kernel did")
+            raise ChanceError("the replay shuffles more often than the kernel did")
         zone, cards = shuffles.pop(0)
         if zone != z or sorted(cards) != sorted(st.zones[z]):
-            raise RuleError(f"the replay shuffles zone {z}, the kernel shuffled zone {zone} here")
+            raise ChanceError(f"the replay shuffles {st.g.zone_name(z)}, the kernel shuffled "
+                              f"{st.g.zone_name(zone)} here")
         st.zones[z][:] = cards
 
     def prepare(st: State) -> None:
-        st.rng = _Drawn(chance.first)
-        st.rng_cow = False
-        st.scripted = list(chance.numbers)
+        st.scripted = Chance(record.numbers, strict=True)
         st.rig = rig
     return prepare
 

@@ -70,8 +70,9 @@ class Kernel:
 
     def __init__(self, spec: Spec):
         self.spec = spec
+        from ..compile.interchange import Interchange
         self.ir: ir.Game = lower(spec)
-        self.source = emit.source(self.ir)
+        self.source = emit.source(self.ir, Interchange(spec, self.ir.card_type))
         self.layout = Y.Layout.of(self.ir)
         self._module = None
         self._starts: dict[tuple, np.ndarray] = {}

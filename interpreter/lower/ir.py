@@ -283,6 +283,17 @@ class ChooseValue(S):
     by: X | None
 
 
+@dataclass(slots=True, eq=False)
+class ChooseTogether(S):
+    """Simultaneous choices: each player of `players` in turn (bound to local `slot + 1`) chooses from
+    `source` without seeing the others' choices; then `body` runs once per player, with the player at
+    `slot + 1` and their choice at `slot`."""
+    slot: int
+    source: X
+    players: X
+    body: list[S]
+
+
 # ---- the game ----------------------------------------------------------------------------------------
 @dataclass(slots=True, eq=False)
 class Block:

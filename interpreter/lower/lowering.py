@@ -190,13 +190,11 @@ class Lowerer:
                            self.expr(o.coll) if o.var is not None else None, self.stmts(o.body)) for o in s.options]
             return ir.ChooseOption(at, self.expr(s.by) if s.by is not None else None, opts)
         if isinstance(s, N.ChooseValue):
-            if s.source.ty in (T.ZONE, T.CARDS):  # identical cards make one option (compile/interchange.py)
-                raise self.no("`choose` of a card", s)
             return ir.ChooseValue(at, s.slot, self.expr(s.source), self.expr(s.by) if s.by is not None else None)
         if isinstance(s, N.ChooseSubset):
             raise self.no("`choose subset`", s)
         if isinstance(s, N.ChooseTogether):
-            raise self.no("`choose together` (simultaneous choices)", s)
+            return ir.ChooseTogether(at, s.slot, self.expr(s.source), self.expr(s.players), self.stmts(s.body))
         raise self.no(f"the statement {type(s).__name__}", s)
 
     def _vardef(self, target: ir.Var | ir.Keyed):
@@ -323,7 +321,7 @@ class Lowerer:
     _BUILTINS = {"count", "sum", "highest", "lowest", "best", "worst", "top", "bottom", "first", "last", "seat",
                  "next", "empty", "contains", "max", "min", "abs", "range", "position", "random", "roll", "dice",
                  "cells", "cell", "on_board", "neighbours", "diagonals", "step", "can_step", "line", "after",
-                 "sorted"}
+                 "sorted", "top_sum", "place_points"}
 
     def builtin(self, e: N.Call, name: str) -> ir.X:
         if name not in self._BUILTINS:
