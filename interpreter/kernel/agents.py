@@ -19,7 +19,7 @@ from . import layout as Y
 from .build import load_module
 from .search_emit import SearchEmitter
 
-KERNEL_AGENTS = ("random", "greedy")  # agents the kernel plays; every other one runs on the Python engine
+KERNEL_AGENTS = ("random", "greedy", "mcts")  # agents the kernel plays; every other one runs on the Python engine
 _kernels: dict[int, "SearchKernel | Unsupported"] = {}
 
 
@@ -64,7 +64,9 @@ class SearchKernel:
         h = spec.heuristic
         heuristic = lw.cond(h) if h is not None and h.ast is not None else None
         mp = spec.max_players
-        self.source = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec)).module()
+        from ..compile.interchange import Interchange
+        self.source = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
+                                    Interchange(spec, g.card_type)).module()
         self.layout = Y.Layout.of(g)
         self._module = None
 
@@ -75,22 +77,29 @@ class SearchKernel:
         return self._module
 
     def settings(self, game: Game, players: int, agents: dict[int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat: its kind (0 random, 1 greedy) and settings (samples, turn, sure x 1000); the scoring weights."""
+        """Per seat: its kind (0 random, 1 greedy, 2 mcts) and settings (search_emit.abatch); the scoring weights."""
         from ..agents.heuristics import scoring_keys
         from ..agents.registry import SETTINGS, parse_agent
         mp = self.layout.max_players
+        from ..agents.heuristics import judges
+        from ..agents.registry import make_agent
+        from ..agents.search import AUTO_DEPTH
         kinds = np.zeros(mp, dtype=np.int64)
-        sets = np.zeros((mp, 3), dtype=np.int64)
+        sets = np.zeros((mp, 9), dtype=np.int64)
         for seat, text in agents.items():
             name, given = parse_agent(text)
             if name == "random" or seat >= players:
                 continue
+            make_agent(text, 0, seat)  # its settings checked as the Python agent checks them (AgentError)
             s = {**SETTINGS[name][1], **given}
-            kinds[seat] = 1
-            sets[seat] = (s["samples"], s["turn"], round(s["sure"] * 1000))
-            if s["samples"] < 1 or s["turn"] not in (0, 1) or s["sure"] < 0:
-                from ..agents.registry import AgentError
-                raise AgentError(f"agent '{text}': samples must be at least 1, turn 0 or 1, sure 0 or more")
+            if name == "greedy":
+                kinds[seat] = 1
+                sets[seat, :3] = (s["samples"], s["turn"], round(s["sure"] * 1000))
+            else:
+                kinds[seat] = 2
+                depth = s["depth"] if s["depth"] >= 0 else (AUTO_DEPTH if judges(game) else 0)
+                sets[seat, 3:] = (s["iterations"], round(s["c"] * 1000), s["max_playout"], depth,
+                                  round(s["tau"] * 1000), s["tied"])
         wts = np.zeros(max(1, len(self.spec.vars["player"])), dtype=np.float64)
         for i, w in scoring_keys(game):
             wts[i] = w

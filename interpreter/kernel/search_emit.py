@@ -25,17 +25,23 @@ the prefix and the snapshot. Only the generator's own text goes into the source,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..lang.kinds import ELEMENT, T
 from ..lower import ir
+from ..lower.lowering import Unsupported
 from . import layout as Y
+from ..lang.limits import MAX_OPTIONS
 from .emit import Emitter, _DRIVER
 
 # control slots, from AG
 (A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,
- A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_PLEFT) = range(21)
-A_KIND = 32  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
-A_ARNG = 64  # per seat: the search agent's own random stream
+ A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
+ A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH) = range(34)
+A_REW = 40  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
+NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
+A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
+A_ARNG = 72  # per seat: the search agent's own random stream
 A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
 FOLLOW_UP = 12
 A_PRE = 128
@@ -62,8 +68,11 @@ def _apick(st, n, who):
             return _record(st, i)
         _deal(st, st[AG + A_ME])
         st[RNG] = st[AG + A_SEED]
+        st[ARNG] = np.int64(np.uint64(st[AG + A_SEED]) * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
         st[AG + A_TURN0] = st[TURN]
         st[AG + A_FK] = 0
+        if st[AG + A_SUB] == 3:
+            return _tree_pick(st, n, who)
         st[DECISIONS] += 1
         return st[AG + A_FORCE]
     if st[AG + A_MODE] == 0:  # the real game
@@ -76,6 +85,10 @@ def _apick(st, n, who):
         _keep(st, i)
         return _record(st, i)
     sub = st[AG + A_SUB]
+    if sub == 3:
+        return _tree_pick(st, n, who)
+    if sub == 4:
+        return _playout_pick(st, n)
     if sub == 1:  # greedy: my own further decisions of this turn, at random with the common uniforms
         k = st[AG + A_FK]
         if who == st[AG + A_ME] and st[TURN] == st[AG + A_TURN0] and k < FOLLOW_UP:
@@ -84,6 +97,211 @@ def _apick(st, n, who):
             return np.int64(st[AG + A_US + k] / 9007199254740992.0 * n)
     st[AG + A_PAUSED] = 1
     return -1
+
+
+@njit(cache=True)
+def _okey(st, i):
+    """Option i of the pending decision as a tree key (the kernel's label: the action or option and its
+    values; the phase, for actions)."""
+    site = st[AG + A_SITE]
+    r = WK + i * WKC
+    h = np.uint64(site * 1000003 + 7)
+    if site == 0:
+        ph = st[AG + A_PH]
+        a = st[r]
+        h = (h ^ np.uint64(ph + 11)) * np.uint64(0x100000001B3)
+        h = (h ^ np.uint64(a + 13)) * np.uint64(0x100000001B3)
+        for k in range(NPAR[ph, a]):
+            h = (h ^ np.uint64(st[r + 1 + k] + 17)) * np.uint64(0x100000001B3)
+    else:
+        h = (h ^ np.uint64(st[r] + 13)) * np.uint64(0x100000001B3)
+        h = (h ^ np.uint64(st[r + 1] + 17)) * np.uint64(0x100000001B3)
+    return np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True)
+def _vkeys(st, src):
+    """A `choose` of values: each value as an option row, for the tree's keys."""
+    for i in range(min(src.shape[0], MAXOPT)):
+        st[WK + i * WKC] = 0
+        st[WK + i * WKC + 1] = src[i]
+
+
+@njit(cache=True)
+def _child(st, node, who, key):
+    c = st[TREE + node * NODE + 5]
+    while c >= 0:
+        b = TREE + c * NODE
+        if st[b] == key and st[b + 1] == who:
+            return c
+        c = st[b + 6]
+    return -1
+
+
+@njit(cache=True)
+def _tree_pick(st, n, who):
+    """MCTS selection (UCB with availability counts) and expansion; after expanding, the playout."""
+    node = st[AG + A_NODE]
+    untried = 0
+    best = -1
+    bu = -1.0
+    cc = st[AG + A_C] / 1000.0
+    for j in range(n):
+        ch = _child(st, node, who, _okey(st, j))
+        if ch < 0:
+            st[CH + j] = -1
+            untried += 1
+            continue
+        b = TREE + ch * NODE
+        st[b + 3] += 1
+        if untried == 0:
+            v = st[b + 2]
+            u = st[b + 4] / REWARD_ONE / v + cc * np.sqrt(np.log(st[b + 3]) / v)
+            if u > bu:
+                best, bu = j, u
+        st[CH + j] = ch
+    st[DECISIONS] += 1
+    if untried > 0:
+        r = _below(st, ARNG, untried) if untried > 1 else 0
+        pick = -1
+        for j in range(n):
+            if st[CH + j] < 0:
+                if r == 0:
+                    pick = j
+                    break
+                r -= 1
+        k = st[AG + A_NN]
+        if k >= st[AG + A_CAP]:
+            _stop(st, 14)
+            return pick
+        b = TREE + k * NODE
+        st[b] = _okey(st, pick)
+        st[b + 1] = who
+        st[b + 2] = 0
+        st[b + 3] = 1
+        st[b + 4] = 0
+        st[b + 5] = -1
+        st[b + 6] = st[TREE + node * NODE + 5]
+        st[TREE + node * NODE + 5] = k
+        st[AG + A_NN] = k + 1
+        _path(st, k)
+        st[AG + A_SUB] = 4
+        st[AG + A_LEFT] = st[AG + A_LIMIT]
+        st[AG + A_PLAYED] = 0
+        return pick
+    ch = st[CH + best]
+    st[AG + A_NODE] = ch
+    _path(st, ch)
+    return best
+
+
+@njit(cache=True)
+def _path(st, k):
+    p = st[AG + A_NPATH]
+    st[TREE + st[AG + A_CAP] * NODE + p] = k
+    st[AG + A_NPATH] = p + 1
+
+
+@njit(cache=True)
+def _playout_pick(st, n):
+    """A random playout decision; after `limit` of them the position is judged (mcts's `depth`)."""
+    if st[AG + A_LEFT] <= 0:
+        if st[AG + A_DEPTH] == 0:
+            st[AG + A_PAUSED] = 1
+            return -1
+        vals = np.empty(st[N])
+        for p in range(st[N]):
+            vals[p] = _value(st, p)
+        if vals.max() > vals.min() or st[AG + A_TIED] == 0 or st[AG + A_PLAYED] >= st[AG + A_MAXP]:
+            _judge(st, vals)
+            st[AG + A_PAUSED] = 1
+            return -1
+        st[AG + A_LEFT] = st[AG + A_LIMIT]
+    st[AG + A_LEFT] -= 1
+    st[AG + A_PLAYED] += 1
+    st[DECISIONS] += 1
+    return _below(st, ARNG, n)
+
+
+@njit(cache=True)
+def _judge(st, vals):
+    tau = st[AG + A_TAU] / 1000.0
+    n = vals.shape[0]
+    if tau <= 0:
+        top = vals.max()
+        k = 0
+        for p in range(n):
+            if vals[p] >= top - 1e-9:
+                k += 1
+        for p in range(n):
+            st[AG + A_REW + p] = np.int64(REWARD_ONE / k) if vals[p] >= top - 1e-9 else 0
+    else:
+        m = vals.max()
+        z = 0.0
+        for p in range(n):
+            z += np.exp((vals[p] - m) / tau)
+        for p in range(n):
+            st[AG + A_REW + p] = np.int64(REWARD_ONE * np.exp((vals[p] - m) / tau) / z)
+    st[AG + A_JUDGED] = 1
+
+
+@njit(cache=True)
+def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied):
+    """`mcts` at the real game's paused decision (agents/search.py MctsAgent, on the kernel): one tree over
+    my information sets, a new determinization every iteration, UCB with availability, random playouts
+    cut after `depth` decisions and judged by the heuristic."""
+    if n == 1:
+        return 0
+    slot = AG + A_ARNG + me
+    sim[AG + A_CAP] = iterations + 2
+    b = TREE
+    sim[b:b + NODE] = 0
+    sim[b + 1] = -1
+    sim[b + 5] = -1
+    sim[b + 6] = -1
+    nn = 1
+    limit = min(depth if depth > 0 else max_playout, max_playout)
+    for it in range(iterations):
+        deal = np.int64(_u64(st, slot))
+        seed = np.int64(_u64(st, slot))
+        sim[AG + A_NN] = nn
+        sim[AG + A_NODE] = 0
+        sim[AG + A_NPATH] = 0
+        sim[AG + A_JUDGED] = 0
+        sim[AG + A_LIMIT] = limit
+        sim[AG + A_MAXP] = max_playout
+        sim[AG + A_TIED] = tied
+        sim[AG + A_TAU] = tau1000
+        sim[AG + A_C] = c1000
+        sim[AG + A_DEPTH] = depth
+        _start_copy(st, sim, me, 0, deal, seed, 3)
+        nn = sim[AG + A_NN]
+        players = sim[N]
+        rew = np.zeros(players, np.int64)
+        if sim[AG + A_JUDGED] != 0:
+            for p in range(players):
+                rew[p] = sim[AG + A_REW + p]
+        elif sim[STATUS] == 1:
+            k = 0
+            for p in range(players):
+                if sim[WIN + p] != 0:
+                    k += 1
+            for p in range(players):
+                if sim[WIN + p] != 0:
+                    rew[p] = np.int64(REWARD_ONE / k)
+        top = TREE + sim[AG + A_CAP] * NODE
+        for q in range(sim[AG + A_NPATH]):
+            x = TREE + sim[top + q] * NODE
+            sim[x + 2] += 1
+            sim[x + 4] += rew[sim[x + 1]]
+    best = 0
+    bv = -1
+    for i in range(n):
+        ch = _child(sim, 0, me, _okey(st, i))
+        v = sim[TREE + ch * NODE + 2] if ch >= 0 else 0
+        if v > bv:
+            best, bv = i, v
+    return best
 
 
 @njit(cache=True)
@@ -214,7 +432,7 @@ def _deal(st, me):
 
 
 @njit(cache=True)
-def _value(st, me, wts):
+def _value(st, me):
     """How good this copy's position is for `me`: the heuristic (or the scoring keys) in a running game,
     the win share (scaled) in a finished one, 0 in a stalled or broken one."""
     s = st[STATUS]
@@ -226,9 +444,10 @@ def _value(st, me, wts):
             st[CUR] = cur
             return v
         v = 0.0
-        for i in range(wts.shape[0]):
-            if wts[i] != 0.0:
-                v += wts[i] * st[PV + i * MP + me]
+        for i in range(NPVW):
+            w = st[WTS + i]
+            if w != 0:
+                v += w / 1e9 * st[PV + i * MP + me]
         return v
     if s != 1:
         return 0.0
@@ -263,7 +482,7 @@ def greedy(st, sim, me, n, samples, turn, sure, wts, used):
             sim[AG + A_US + k] = _unit(st, slot)
         for i in range(n):
             _start_copy(st, sim, me, i, deal, seed, 1 if turn else 2)
-            v = _value(sim, me, wts)
+            v = _value(sim, me)
             rows[m - 1, i] = v
             totals[i] += v
         if sure > 0 and m >= 4:
@@ -306,10 +525,15 @@ def greedy(st, sim, me, n, samples, turn, sure, wts, used):
 _AGENT_DRIVER = '''
 @njit(cache=True)
 def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
-    """`batch` with search agents: kinds[p] 0 random, 1 greedy (settings[p]: samples, turn, sure * 1000)."""
+    """`batch` with search agents: kinds[p] 0 random, 1 greedy, 2 mcts (settings[p]: greedy's samples, turn,
+    sure * 1000, then mcts's iterations, c * 1000, max_playout, depth, tau * 1000, tied)."""
     w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
     st = unowned(w)
-    sw = np.zeros(RCH, np.int64)
+    cap = 2
+    for p in range(MP):
+        if kinds[p] == 2:
+            cap = max(cap, settings[p, 3] + 2)
+    sw = np.zeros(TREE + cap * (NODE + 1), np.int64)
     sim = unowned(sw)
     st[PAR:PAR + par.shape[0]] = par
     st[PAR + 2] = rch.shape[0]
@@ -317,6 +541,9 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
     sim[PAR:PAR + par.shape[0]] = par
     sim[PAR + 2] = 0
     sim[PAR + 3] = 0
+    for i in range(NPVW):
+        st[WTS + i] = np.int64(round(wts[i] * 1e9))
+        sim[WTS + i] = st[WTS + i]
     for g in range(seeds.shape[0]):
         st[:SIZE] = st0
         s = np.uint64(seeds[g])
@@ -333,8 +560,13 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
         while st[AG + A_PAUSED] != 0 and st[STATUS] == 0:
             st[AG + A_PAUSED] = 0
             me = st[AG + A_WHO]
-            i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
-                       wts, used)
+            if kinds[me] == 2:
+                i = mcts(st, sim, me, st[AG + A_NOPT], settings[me, 3], settings[me, 4], settings[me, 5],
+                         settings[me, 6], settings[me, 7], settings[me, 8])
+                used[0] += settings[me, 3] if st[AG + A_NOPT] > 1 else 0
+            else:
+                i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
+                           wts, used)
             _resume_real(st, i)
         out[g, 0] = st[STATUS]
         out[g, 1] = st[TURN]
@@ -359,25 +591,37 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
 class SearchEmitter(Emitter):
     """emit.Emitter with resumable decisions and the agents' part of the array (see the module docstring)."""
 
-    def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int]):
-        super().__init__(g)
+    def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int],
+                 interchange: Any = None):
+        super().__init__(g, interchange)
         self.heuristic = heuristic
         self.unseen = unseen
         self.homes = homes
         self.AG = self.RCH
         self.snap_at = A_PRE + PRE_CAP
-        self.RCH = self.AG + self.snap_at + self.Y.size
+        self.npvw = max(1, len(g.pvars))
+        self.wts = self.AG + self.snap_at + self.Y.size  # the scoring keys' weights (x 1e9), per player variable
+        self.ch = self.wts + self.npvw  # the tree's children of a decision's options (scratch)
+        self.RCH = self.ch + MAX_OPTIONS + 2
         self._who: str | None = None
+        self._who_in_play = False
+        self._site = 0
 
     # -- picks know who chooses, and pause -----------------------------------------------------------
     def line(self, text: str) -> None:
         m = _PICK.match(text)
-        if m is None or self._who is None:
+        if m is None:
             super().line(text)
             return
+        if self._who is None:  # a decision whose chooser this emitter does not know: never a silent random pick
+            raise Unsupported("a decision of this kind with search agents is not yet on the kernel")
         _indent, var, n = m.groups()
         who, in_play = self._who, self._who_in_play
         self._who = None
+        site = self._site
+        if site == 2:
+            super().line(f"_vkeys(st, {n.removesuffix('.shape[0]')})")
+        super().line(f"st[{self.AG + A_SITE}] = {site}")
         super().line(f"{var} = _apick(st, {n}, {who})")
         super().line(f"if {var} < 0:")
         super().line("    return" if in_play else "    return 3")
@@ -385,18 +629,21 @@ class SearchEmitter(Emitter):
     def s_ChooseOption(self, s: ir.ChooseOption) -> None:
         slot = f"st[{self.AG + A_WHO}]"
         super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
-        self._who, self._who_in_play = slot, False
+        self._who, self._who_in_play, self._site = slot, False, 1
         super().s_ChooseOption(s)
 
     def s_ChooseValue(self, s: ir.ChooseValue) -> None:
         slot = f"st[{self.AG + A_WHO}]"
         super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
-        self._who, self._who_in_play = slot, False
+        self._who, self._who_in_play, self._site = slot, False, 2
         super().s_ChooseValue(s)
+
+    def s_ChooseTogether(self, s: ir.S) -> None:
+        raise self.no("`choose together` (simultaneous choices) with search agents", s)
 
     def decide(self, turn: ir.Turn, call_block) -> None:
         super().line("_snap(st, 1)")
-        self._who, self._who_in_play = f"st[{Y.CUR}]", True
+        self._who, self._who_in_play, self._site = f"st[{Y.CUR}]", True, 0
         super().decide(turn, call_block)
 
     # -- a flow that can be entered at a turn's action decision --------------------------------------
@@ -545,8 +792,13 @@ class SearchEmitter(Emitter):
         unseen = ", ".join("[" + ", ".join("1" if z in set(row) else "0" for z in range(nz)) + "]"
                            for row in self.unseen)
         homes = ", ".join(str(h) for h in self.homes)
+        most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
+        npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
+                         for ph in self.g.phases for a in range(most)) or "0"
         consts = "\n".join([
             f"AG = {self.AG}",
+            f"WK = {self.WK}",
+            f"WKC = {self.WKC}",
             *(f"{name} = {v}" for name, v in (
                 ("A_MODE", A_MODE), ("A_PAUSED", A_PAUSED), ("A_PH", A_PH), ("A_RND", A_RND), ("A_RES", A_RES),
                 ("A_WHO", A_WHO), ("A_NPRE", A_NPRE), ("A_KPRE", A_KPRE), ("A_PEND", A_PEND), ("A_ME", A_ME),
@@ -554,7 +806,14 @@ class SearchEmitter(Emitter):
                 ("A_SEED", A_SEED), ("A_SNAPK", A_SNAPK), ("A_SAVECC", A_SAVECC), ("A_HALT", A_HALT),
                 ("A_NOPT", A_NOPT), ("A_KIND", A_KIND), ("A_ARNG", A_ARNG), ("A_US", A_US), ("A_PRE", A_PRE),
                 ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("NZ", nz),
-                ("HEUR", 1 if self.heuristic is not None else 0))),
+                ("HEUR", 1 if self.heuristic is not None else 0), ("A_REW", A_REW), ("NODE", NODE),
+                ("A_LEFT", A_LEFT), ("A_PLAYED", A_PLAYED), ("A_SITE", A_SITE), ("A_NODE", A_NODE), ("A_NN", A_NN),
+                ("A_NPATH", A_NPATH), ("A_CAP", A_CAP), ("A_JUDGED", A_JUDGED), ("A_LIMIT", A_LIMIT),
+                ("A_MAXP", A_MAXP), ("A_TIED", A_TIED), ("A_TAU", A_TAU), ("A_C", A_C), ("A_DEPTH", A_DEPTH),
+                ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
+                ("MAXOPT", MAX_OPTIONS))),
+            "REWARD_ONE = 1073741824.0",
+            f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             "WINV = 1000000.0",
             f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
             f"HOME = np.array([{homes}], dtype=np.int64)",
