@@ -8,6 +8,7 @@
   within their 95% intervals, and both beat random, on STUN, First in Flight and two games with hidden
   hands (No Thanks: hidden deck and hands; Love Letter: hidden deck and hands). Stunt Academy is not on the
   kernel yet (`place_points()`), so it is not here. The long version is benchmarks/agents.py.
+- mcts likewise (two-player STUN, `mcts:50`); its time budget (`mcts:time=50ms`) on the Python engine.
 - Agents the kernel does not play are named, and the games run on the Python engine.
 
 Compiling a search kernel costs seconds: the cache directory is shared with tests/test_kernel.py.
@@ -41,8 +42,12 @@ def kernel_cache(tmp_path_factory):
 
 
 def _share(won: list[float]) -> tuple[float, float]:
+    """The mean share and its standard error, never 0: the variance is at least that of a share one win
+    (or one loss) from the one seen (a seat that won every game of few still has an uncertain share)."""
     xs = np.asarray(won, dtype=float)
-    return float(xs.mean()), float(xs.std(ddof=1) / math.sqrt(len(xs)))
+    n = len(xs)
+    p = (xs.sum() + 1) / (n + 2)
+    return float(xs.mean()), float(max(xs.std(ddof=1), math.sqrt(p * (1 - p))) / math.sqrt(n))
 
 
 @pytest.mark.parametrize("path,players", [("games/stun.yaml", 4), ("games/no_thanks.yaml", 4)])
@@ -99,6 +104,40 @@ def test_greedy_is_as_strong_on_the_kernel_as_on_the_python_engine(path, players
 
 def test_agents_the_kernel_does_not_play_are_named():
     game = load_game("games/stun.yaml")
-    reason = why_not(game.spec, {0: "mcts:50"})
-    assert reason is not None and "mcts" in reason and "greedy" in reason
-    assert why_not(game.spec, {0: "greedy:samples=8", 1: "random"}) is None
+    reason = why_not(game.spec, {0: "cautious"})
+    assert reason is not None and "cautious" in reason and "greedy" in reason
+    assert "time" in why_not(game.spec, {1: "mcts:time=50ms"})
+    assert why_not(game.spec, {0: "greedy:samples=8", 1: "random", 2: "mcts:iterations=50,depth=4"}) is None
+
+
+@pytest.mark.parametrize("path,players,k_games,p_games", [("games/stun.yaml", 2, 300, 30)])
+def test_mcts_is_as_strong_on_the_kernel_as_on_the_python_engine(path, players, k_games, p_games):
+    game = load_game(path)
+    agents = {0: "mcts:50"}
+    rows, used = search_kernel_for(game.spec).batch(game, players, [game_seed(5, i) for i in range(k_games)],
+                                                    agents)
+    assert used > 0
+    wins = rows[:, 7:7 + players]
+    k_mean, k_se = _share([w[0] / w.sum() if w.sum() else 0.0 for w in wins])
+    won = []
+    for i in range(p_games):
+        st = play(game, players, game_seed(6, i), agents)
+        won.append(1.0 / len(st.winners) if 0 in st.winners else 0.0)
+    p_mean, p_se = _share(won)
+    assert abs(k_mean - p_mean) <= 1.96 * math.hypot(k_se, p_se), (k_mean, k_se, p_mean, p_se)
+    assert k_mean - 1.96 * k_se > 1.0 / players
+
+
+def test_mcts_time_budget_stops_the_python_search():
+    from interpreter.agents.registry import AgentError, make_agent
+    game = load_game("games/stun.yaml")
+    st = game.new_game(2, 1)
+    agent = make_agent("mcts:time=20ms", 1, st.pplayer)
+    assert agent.iterations >= 1000 and agent.seconds == pytest.approx(0.02)
+    while len(st.popts) < 2:
+        st.apply(0)
+    agent.pick(st)
+    visits = sum(ch.visits for kids in agent.last_root.children.values() for ch in kids.values())
+    assert 8 <= visits < agent.iterations  # stopped by the clock, after at least one round of 8
+    with pytest.raises(AgentError):
+        make_agent("mcts:time=soon", 1, 0)

@@ -26,7 +26,10 @@ _kernels: dict[int, "SearchKernel | Unsupported"] = {}
 def why_not_agents(agents: dict[int, str] | None) -> str | None:
     """Why these seated agents cannot all run on the kernel (None when they can)."""
     from ..agents.registry import parse_agent
-    names = sorted({parse_agent(t)[0] for t in (agents or {}).values()} - set(KERNEL_AGENTS))
+    parsed = [parse_agent(t) for t in (agents or {}).values()]
+    if any(name == "mcts" and given.get("time") for name, given in parsed):
+        return "mcts with a time budget (`time=`) is not on the kernel (its search there is budgeted by iterations)"
+    names = sorted({name for name, _ in parsed} - set(KERNEL_AGENTS))
     if names:
         return (f"agent {', '.join(names)} is not yet on the kernel (the kernel plays "
                 f"{', '.join(KERNEL_AGENTS)})")
