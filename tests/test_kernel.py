@@ -64,6 +64,10 @@ if os.environ.get("RULEWRIGHT_KERNEL_ALL"):
         ("games/uno.yaml", 3, {}, {}, 10),
         ("games/love_letter.yaml", 3, {}, {}, 20),  # flow.skip_if
         ("games/first-in-flight.yaml", 3, {}, {}, 20),  # measures
+        ("games/first-in-flight-stunt-pack.yaml", 3, {}, {}, 10),  # `choose` of a card (interchange)
+        ("games/goofspiel.yaml", 2, {}, {}, 20),  # `choose together`
+        ("games/sushi_go.yaml", 3, {}, {}, 10),
+        ("games/stunt-academy.yaml", 3, {}, {}, 10),  # `choose subset`
     ]
 
 
@@ -128,11 +132,14 @@ def test_independent_games_agree_statistically():
         assert abs(wk - we) < 4.5 * math.hypot(swk, swe), (seat, wk, we)
 
 
+TRIGGERS = "tests/fuzz_corpus/trigger_ping_pong.yaml"  # triggers are not on the kernel yet
+
+
 def test_a_construct_not_on_the_kernel_is_named_with_its_position():
-    game = load_game("games/goofspiel.yaml")
+    game = load_game(TRIGGERS)
     with pytest.raises(Unsupported) as exc:
         lower(game.spec)
-    assert str(exc.value).startswith("games/goofspiel.yaml:") and "choose together" in str(exc.value)
+    assert str(exc.value).startswith(f"{TRIGGERS}:81:3: ") and "triggers" in str(exc.value)
     assert why_not(game.spec) == str(exc.value)
     assert why_not(load_game("games/stun.yaml").spec, {0: "greedy"}).startswith("agent greedy")
 
@@ -154,9 +161,9 @@ def test_simulate_on_the_kernel_says_so_and_ignores_the_worker_count():
 
 
 def test_simulate_says_when_a_spec_runs_on_the_python_engine():
-    d, stderr = _sim("games/goofspiel.yaml", "-p", "2", "-g", "5", "--engine", "kernel")
-    assert d["engine"] == "python" and "choose together" in d["engine_note"]
-    assert "note: running on the Python engine: games/goofspiel.yaml:" in stderr
+    d, stderr = _sim(TRIGGERS, "-p", "2", "-g", "5", "--engine", "kernel")
+    assert d["engine"] == "python" and "triggers" in d["engine_note"]
+    assert f"note: running on the Python engine: {TRIGGERS}:81:3: " in stderr
 
 
 def test_a_failed_kernel_game_is_positioned_from_its_record():
@@ -167,3 +174,10 @@ def test_a_failed_kernel_game_is_positioned_from_its_record():
     assert r.exit_code == 0, r.output
     assert f"{spec}:48:9: error[E600]: 'joker' is not a key of 'tally'" in r.stderr
     assert "--engine kernel" in r.stderr  # the command that narrates the same game again
+
+
+@pytest.mark.parametrize("master", [0, 7, -3, 2 ** 70 + 5])
+def test_kernel_seeds_are_the_runners(master):
+    from interpreter.kernel.run import game_seeds
+    assert game_seeds(master, 0, 500) == [game_seed(master, i) for i in range(500)]
+    assert game_seeds(master, 10 ** 9, 10 ** 9 + 20) == [game_seed(master, i) for i in range(10 ** 9, 10 ** 9 + 20)]

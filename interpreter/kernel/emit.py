@@ -9,7 +9,11 @@ Only the generator's own text goes into the source: functions are numbered (`B3`
 table (card properties, constant lists, key maps) is a module constant of numbers, and no name or
 text of the spec is ever pasted into it. What it cannot run raises `Unsupported` with the node's
 position. The Python engine (`runtime/engine.py` with `compile/`) is the reference; tests replay kernel
-games there (kernel/replay.py).
+games there (kernel/replay.py). The fixed helpers every module starts with are prelude.py's.
+
+Why it is one long module: one generator class with one method per kind of IR node (ir.py), each
+holding that node's meaning on the kernel; split by node kind, a reader would chase one `choose`
+through several files.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from ..lang.limits import MAX_OPTIONS
 from ..lower import ir
 from ..lower.lowering import Unsupported
 from . import layout as Y
+from .prelude import DRIVER as _DRIVER, RUNTIME as _RUNTIME
 
 _LISTS = (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS)
 _ARITH = {"+", "-", "*"}
@@ -29,482 +34,6 @@ MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
 VERSION = "8"  # bump when the generated code's meaning changes: cached kernels are rebuilt
-
-_RUNTIME = '''
-# One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
-# decision's options (at WK, WKC numbers a row), and the records of choices (RCH) and chance (RCC),
-# whose sizes are parameters (0: not recording). Passing one array costs a third of passing five.
-
-@njit(cache=True, inline="always")
-def _u64(st, slot):
-    x = np.uint64(st[slot]) + np.uint64(0x9E3779B97F4A7C15)
-    st[slot] = np.int64(x)
-    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def _below(st, slot, n):
-    return np.int64(((_u64(st, slot) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def _stop(st, code):
-    if st[ERR] == 0:
-        st[ERR] = code
-    if st[STATUS] == 0:
-        st[STATUS] = 3 if code >= 10 else 2
-    return 3
-
-
-@njit(cache=True)
-def _tick(st):
-    if st[STEPS] >= st[PAR + 1]:
-        return _stop(st, 4)
-    st[STEPS] += 1
-    return 0
-
-
-@njit(cache=True)
-def _spend(st, n):
-    if n > 0:
-        if st[STEPS] + n > st[PAR + 1]:
-            st[STEPS] = st[PAR + 1]
-            return _stop(st, 4)
-        st[STEPS] += n
-    return 0
-
-
-@njit(cache=True)
-def _chance(st, v):
-    if st[PAR + 3] > 0:
-        k = st[NCC]
-        if k + 1 > st[PAR + 3]:
-            _stop(st, 14)
-            return
-        st[RCH + st[PAR + 2] + k] = v
-        st[NCC] = k + 1
-
-
-@njit(cache=True)
-def _pick(st, n):
-    i = _below(st, ARNG, n)
-    if st[PAR + 2] > 0:
-        k = st[NCH]
-        if k >= st[PAR + 2]:
-            _stop(st, 14)
-        else:
-            st[RCH + k] = i
-            st[NCH] = k + 1
-    st[DECISIONS] += 1
-    return i
-
-
-@njit(cache=True)
-def _zv(st, z):
-    b = ZC + z * NC
-    return st[b:b + st[ZL + z]]
-
-
-@njit(cache=True)
-def _mv(st, c, d):
-    if c < 0 or c >= NC:
-        return _stop(st, 10)
-    s = st[WH + c]
-    if s < 0:
-        return _stop(st, 10)
-    b = ZC + s * NC
-    n = st[ZL + s]
-    j = n - 1
-    while j >= 0 and st[b + j] != c:
-        j -= 1
-    if j < 0:
-        return _stop(st, 10)
-    for k in range(j, n - 1):
-        st[b + k] = st[b + k + 1]
-    st[ZL + s] = n - 1
-    nd = st[ZL + d]
-    st[ZC + d * NC + nd] = c
-    st[ZL + d] = nd + 1
-    st[WH + c] = d
-    return 0
-
-
-@njit(cache=True)
-def _mvz(st, s, d):
-    if s == d:
-        return 0
-    n = st[ZL + s]
-    if n == 0:
-        return 0
-    nd = st[ZL + d]
-    bs = ZC + s * NC
-    bd = ZC + d * NC + nd
-    for k in range(n):
-        c = st[bs + k]
-        st[bd + k] = c
-        st[WH + c] = d
-    st[ZL + d] = nd + n
-    st[ZL + s] = 0
-    return 0
-
-
-@njit(cache=True)
-def _shuffle(st, z):
-    n = st[ZL + z]
-    b = ZC + z * NC
-    for i in range(n - 1, 0, -1):
-        j = _below(st, RNG, i + 1)
-        t = st[b + i]
-        st[b + i] = st[b + j]
-        st[b + j] = t
-    if st[PAR + 3] > 0:
-        _chance(st, 1)
-        _chance(st, z)
-        _chance(st, n)
-        for i in range(n):
-            _chance(st, st[b + i])
-
-
-@njit(cache=True)
-def _random(st, lo, hi):
-    if lo > hi:
-        _stop(st, 10)
-        return lo
-    v = lo + _below(st, RNG, hi - lo + 1)
-    if st[PAR + 3] > 0:
-        _chance(st, 2)
-        _chance(st, v)
-    return v
-
-
-@njit(cache=True)
-def _dice(st, n, sides):
-    if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
-        _stop(st, 10)
-        return np.zeros(0, np.int64)
-    out = np.empty(n, np.int64)
-    for i in range(n):
-        out[i] = _random(st, 1, sides)
-    return out
-
-
-@njit(cache=True)
-def _roll(st, n, sides):
-    if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
-        _stop(st, 10)
-        return 0
-    t = 0
-    for i in range(n):
-        t += _random(st, 1, sides)
-    return t
-
-
-@njit(cache=True)
-def _others(st):
-    n = st[N]
-    out = np.empty(n - 1 if n > 0 else 0, np.int64)
-    k = 0
-    for p in range(n):
-        if p != st[CUR]:
-            out[k] = p
-            k += 1
-    return out[:k]
-
-
-@njit(cache=True)
-def _winners(st):
-    out = np.empty(st[N], np.int64)
-    k = 0
-    for p in range(st[N]):
-        if st[WIN + p] != 0:
-            out[k] = p
-            k += 1
-    return out[:k]
-
-
-@njit(cache=True)
-def _contains(a, x):
-    for y in a:
-        if y == x:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _position(a, x):
-    for i in range(a.shape[0]):
-        if a[i] == x:
-            return i + 1
-    return 0
-
-
-@njit(cache=True)
-def _after(a, x):
-    for i in range(a.shape[0]):
-        if a[i] == x:
-            return a[i + 1:].copy()
-    return np.zeros(0, np.int64)
-
-
-@njit(cache=True)
-def _same(a, b):
-    if a.shape[0] != b.shape[0]:
-        return False
-    for i in range(a.shape[0]):
-        if a[i] != b[i]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _join(a, b):
-    out = np.empty(a.shape[0] + b.shape[0], np.int64)
-    out[:a.shape[0]] = a
-    out[a.shape[0]:] = b
-    return out
-
-
-@njit(cache=True)
-def _range(st, a, b):
-    if b - a >= 100000:
-        _stop(st, 10)
-        return np.zeros(0, np.int64)
-    if b < a:
-        return np.zeros(0, np.int64)
-    return np.arange(a, b + 1).astype(np.int64)
-
-
-@njit(cache=True)
-def _first(st, a):
-    if a.shape[0] == 0:
-        _stop(st, 10)
-        return 0
-    return a[0]
-
-
-@njit(cache=True)
-def _last(st, a):
-    if a.shape[0] == 0:
-        _stop(st, 10)
-        return 0
-    return a[a.shape[0] - 1]
-
-
-@njit(cache=True)
-def _firstn(a, k):
-    k = max(0, min(k, a.shape[0]))
-    return a[:k].copy()
-
-
-@njit(cache=True)
-def _lastn(a, k):
-    if k <= 0:
-        return np.zeros(0, np.int64)
-    k = min(k, a.shape[0])
-    return a[a.shape[0] - k:].copy()
-
-
-@njit(cache=True)
-def _top(st, z):
-    n = st[ZL + z]
-    if n == 0:
-        _stop(st, 10)
-        return 0
-    return st[ZC + z * NC + n - 1]
-
-
-@njit(cache=True)
-def _bottom(st, z):
-    if st[ZL + z] == 0:
-        _stop(st, 10)
-        return 0
-    return st[ZC + z * NC]
-
-
-@njit(cache=True)
-def _seat(st, k):
-    if k < 1 or k > st[N]:
-        _stop(st, 10)
-        return 0
-    return k - 1
-
-
-@njit(cache=True)
-def _div(st, a, b):
-    if b == 0:
-        _stop(st, 10)
-        return 0
-    return a // b
-
-
-@njit(cache=True)
-def _mod(st, a, b):
-    if b == 0:
-        _stop(st, 10)
-        return 0
-    return a % b
-
-
-@njit(cache=True)
-def _top_sum(vals, k):
-    if k <= 0:
-        return 0
-    s = np.sort(vals)[::-1]
-    t = 0
-    for i in range(min(k, s.shape[0])):
-        t += s[i]
-    return t
-
-
-@njit(cache=True)
-def _place_points(items, vals, table, x):
-    j = -1
-    for i in range(items.shape[0]):
-        if items[i] == x:
-            j = i
-            break
-    if j < 0:
-        return 0
-    mine = vals[j]
-    above = 0
-    tied = 0
-    for v in vals:
-        if v > mine:
-            above += 1
-        elif v == mine:
-            tied += 1
-    t = 0
-    for i in range(above, min(above + tied, table.shape[0])):
-        t += table[i]
-    return t // tied
-
-
-@njit(cache=True)
-def _sorted(a):
-    return np.sort(a)
-
-
-@njit(cache=True)
-def _cells(st, b):
-    rows = st[PB + 2 * b]
-    cols = st[PB + 2 * b + 1]
-    out = np.empty(rows * cols, np.int64)
-    for q in range(rows * cols):
-        out[q] = (q // cols) * MAXC + q % cols
-    return out
-
-
-@njit(cache=True)
-def _cell(st, b, r, c):
-    if r < 1 or c < 1 or r > st[PB + 2 * b] or c > st[PB + 2 * b + 1]:
-        _stop(st, 10)
-        return 0
-    return (r - 1) * MAXC + (c - 1)
-
-
-@njit(cache=True)
-def _on_board(st, b, r, c):
-    return r >= 1 and c >= 1 and r <= st[PB + 2 * b] and c <= st[PB + 2 * b + 1]
-
-
-@njit(cache=True)
-def _dir_ok(st, d):
-    if d < 0 or d >= 8:
-        _stop(st, 10)
-        return False
-    return True
-
-
-@njit(cache=True)
-def _can_step(st, x, d):
-    if not _dir_ok(st, d):
-        return False
-    r = x // MAXC + DR[d]
-    c = x % MAXC + DC[d]
-    return r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]
-
-
-@njit(cache=True)
-def _step(st, x, d):
-    if not _can_step(st, x, d):
-        _stop(st, 10)
-        return x
-    return x + DR[d] * MAXC + DC[d]
-
-
-@njit(cache=True)
-def _line(st, x, d, k):
-    if not _dir_ok(st, d):
-        return np.zeros(0, np.int64)
-    cap = max(st[PB], st[PB + 1])
-    if k >= 0:
-        cap = min(cap, k)
-    out = np.empty(max(cap, 0), np.int64)
-    n = 0
-    r = x // MAXC
-    c = x % MAXC
-    while n < cap and r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]:
-        out[n] = r * MAXC + c
-        n += 1
-        r += DR[d]
-        c += DC[d]
-    return out[:n]
-
-
-@njit(cache=True)
-def _around(st, x, first, count):
-    out = np.empty(4, np.int64)
-    n = 0
-    for j in range(count):
-        d = ORDER8[first + j]
-        r = x // MAXC + DR[d]
-        c = x % MAXC + DC[d]
-        if r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]:
-            out[n] = r * MAXC + c
-            n += 1
-    return out[:n]
-'''
-
-_DRIVER = '''
-@njit(cache=True)
-def batch(st0, par, seeds, out, rch, rcc):
-    \"\"\"Plays one game per seed from the start position st0; one row of `out` per game; with room in
-    rch and rcc (one game), its choices and chance are recorded there.\"\"\"
-    w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
-    st = unowned(w)  # the batch owns it: the functions below see it unowned (native.py)
-    st[PAR:PAR + par.shape[0]] = par
-    st[PAR + 2] = rch.shape[0]
-    st[PAR + 3] = rcc.shape[0]
-    for g in range(seeds.shape[0]):
-        st[:SIZE] = st0
-        s = np.uint64(seeds[g])
-        st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
-        st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
-        st[NCH] = 0
-        st[NCC] = 0
-        play(st)
-        out[g, 0] = st[STATUS]
-        out[g, 1] = st[TURN]
-        out[g, 2] = st[DECISIONS]
-        out[g, 3] = st[STEPS]
-        out[g, 4] = st[ERR]
-        out[g, 5] = st[NCH]
-        out[g, 6] = st[NCC]
-        for p in range(MP):
-            out[g, 7 + p] = st[WIN + p]
-            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
-        for r in range(NREAD):
-            out[g, 7 + 2 * MP + r] = st[COV + r]
-        if st[STATUS] == 1 and NMEAS > 0:
-            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
-    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
-    # must not outlive it.
-    rch[:] = w[RCH:RCH + rch.shape[0]]
-    rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
-'''
-
 
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
@@ -1288,6 +817,96 @@ class Emitter:
         self.line(f"            {out}[{k}] = {c}")
         self.line(f"            {k} += 1")
         self.line(f"    {src} = {out}[:{k}]")
+
+    def s_ChooseSubset(self, s: ir.ChooseSubset) -> None:
+        """compile/compiler.py's subset_finder: every subset that satisfies the condition, smallest first,
+        each size in `itertools.combinations` order, merged by compile/interchange.py's rule; then the pick."""
+        from ..compile.compiler import MAX_SUBSET_SOURCE
+        ic = self.interchange
+        if ic is None:
+            raise self.no("`choose subset` without the interchange table", s)
+        src, m, nf, idx, k, t, u, combo, mask = (self.tmp("s"), self.tmp("m"), self.tmp("n"), self.tmp("a"),
+                                                 self.tmp("k"), self.tmp("t"), self.tmp("u"), self.tmp("a"),
+                                                 self.tmp("b"))
+        wk, wkc = self.WK, self.WKC
+        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.line(f"{m} = {src}.shape[0]")
+        self.line(f"if {m} > {MAX_SUBSET_SOURCE}:")
+        self.line("    return _stop(st, 10)")
+        self.line(f"{nf} = 0")
+        self.line(f"{idx} = np.zeros({MAX_SUBSET_SOURCE} + 1, np.int64)")
+        self.line(f"for {k} in range({m} + 1):")
+        self.depth += 1
+        self.line(f"for {t} in range({k}):")
+        self.line(f"    {idx}[{t}] = {t}")
+        self.line("while True:")
+        self.depth += 1
+        self.line(f"{combo} = np.empty({k}, np.int64)")
+        self.line(f"for {t} in range({k}):")
+        self.line(f"    {combo}[{t}] = {src}[{idx}[{t}]]")
+        self.line(f"{self.loc(s.slot, T.CARDS)} = {combo}")
+        self.line(f"if {self.ex(s.cond)}:")
+        self.line(f"    {mask} = 0")
+        self.line(f"    for {t} in range({k}):")
+        self.line(f"        {mask} |= 1 << {idx}[{t}]")
+        self.line(f"    if {nf} <= {MAX_OPTIONS}:")
+        self.line(f"        st[{wk} + {nf} * {wkc}] = {mask}")
+        self.line(f"    {nf} += 1")
+        self.line(f"{t} = {k} - 1")
+        self.line(f"while {t} >= 0 and {idx}[{t}] == {m} - {k} + {t}:")
+        self.line(f"    {t} -= 1")
+        self.line(f"if {t} < 0:")
+        self.line("    break")
+        self.line(f"{idx}[{t}] += 1")
+        self.line(f"for {u} in range({t} + 1, {k}):")
+        self.line(f"    {idx}[{u}] = {idx}[{u} - 1] + 1")
+        self.depth -= 2
+        self.line(f"if {nf} > {MAX_OPTIONS}:")
+        self.line("    return _stop(st, 13)")
+        if ic.any:  # one subset of each multiset of interchangeable kinds, in the order found
+            S, P, mp = self.Y.n_shared, self.Y.n_player_zones, self.Y.max_players
+            loose = self.const_array(tuple(int(ic._loose(z if z < S else S + (z - S) % P))
+                                           for z in range(S + P * mp)))
+            kind = self.const_array(tuple(ic.kind) or (0,))
+            keys, lens, kept, i, j, q, same = (self.tmp("a"), self.tmp("a"), self.tmp("k"), self.tmp("i"),
+                                               self.tmp("j"), self.tmp("q"), self.tmp("b"))
+            wh = self.Y.wh
+            self.line(f"{keys} = np.zeros(({nf} + 1, {MAX_SUBSET_SOURCE}), np.int64)")
+            self.line(f"{lens} = np.zeros({nf} + 1, np.int64)")
+            self.line(f"{kept} = 0")
+            self.line(f"for {i} in range({nf}):")
+            self.depth += 1
+            self.line(f"{mask} = st[{wk} + {i} * {wkc}]")
+            self.line(f"{q} = 0")
+            self.line(f"for {t} in range({m}):")
+            self.line(f"    if ({mask} >> {t}) & 1:")
+            self.line(f"        {u} = {src}[{t}]")
+            self.line(f"        {keys}[{kept}, {q}] = (-1 - st[{wh} + {u}] * {ic.kinds} - {kind}[{u}]) "
+                      f"if {loose}[st[{wh} + {u}]] else {u}")
+            self.line(f"        {q} += 1")
+            self.line(f"{keys}[{kept}, :{q}] = np.sort({keys}[{kept}, :{q}])")
+            self.line(f"{lens}[{kept}] = {q}")
+            self.line(f"{same} = False")
+            self.line(f"for {j} in range({kept}):")
+            self.line(f"    if {lens}[{j}] == {q} and _same({keys}[{j}, :{q}], {keys}[{kept}, :{q}]):")
+            self.line(f"        {same} = True")
+            self.line("        break")
+            self.line(f"if not {same}:")
+            self.line(f"    st[{wk} + {kept} * {wkc}] = {mask}")
+            self.line(f"    {kept} += 1")
+            self.depth -= 1
+            self.line(f"{nf} = {kept}")
+        self.ask(nf)
+        i = self.tmp("i")
+        self.line(f"{i} = _pick(st, {nf})")
+        self.line(f"{mask} = st[{wk} + {i} * {wkc}]")
+        self.line(f"{combo} = np.empty({m}, np.int64)")
+        self.line(f"{k} = 0")
+        self.line(f"for {t} in range({m}):")
+        self.line(f"    if ({mask} >> {t}) & 1:")
+        self.line(f"        {combo}[{k}] = {src}[{t}]")
+        self.line(f"        {k} += 1")
+        self.line(f"{self.loc(s.slot, T.CARDS)} = {combo}[:{k}]")
 
     def s_ChooseTogether(self, s: ir.ChooseTogether) -> None:
         """Each player chooses in turn (the engine asks them one after another, none seeing the others'

@@ -153,7 +153,7 @@ class Kernel:
         """Games start..stop-1 of a sweep with master seed `master`, as `lab.runner` summaries; with
         `coverage`, also the game's coverage counts (`game.points`, which must be a coverage-mode Game):
         the kernel counts the readings rules read, which is what the ambiguity lab asks of them."""
-        seeds = [game_seed(master, i) for i in range(start, stop)]
+        seeds = game_seeds(master, start, stop)
         rows = self.batch(game, players, seeds)
         hits = None
         if coverage:
@@ -196,6 +196,20 @@ class Kernel:
         from .replay import decode, prepare_for, replay
         _row, choices, chance = self.record(game, players, seed)
         return replay(game, players, seed, choices, chance, **kw), prepare_for(decode(chance))
+
+
+def game_seeds(master: int, start: int, stop: int) -> list[int]:
+    """`seeds.game_seed(master, i)` for i in start..stop-1, computed with numpy (the same numbers: every
+    step of it is arithmetic modulo 2**64 followed by a mask below 2**63)."""
+    mask = np.uint64((1 << 63) - 1)
+    base = np.uint64((master * 0x9E3779B97F4A7C15 + 0x94D049BB133111EB) & ((1 << 63) - 1))
+    i = np.arange(start, stop, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        x = (base + i * np.uint64(0xBF58476D1CE4E5B9)) & mask
+        x ^= x >> np.uint64(31)
+        x = (x * np.uint64(0xD6E8FEB86659FD93)) & mask
+        x ^= x >> np.uint64(29)
+    return x.tolist()
 
 
 def _measured(game: Game, st) -> tuple:

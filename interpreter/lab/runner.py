@@ -245,6 +245,9 @@ def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, wo
               game: Game | None = None) -> tuple[list[tuple], list[int] | None]:
     """Per-game summaries of games start..stop-1 (in order, independent of `workers`), and coverage."""
     chunk = max(1, min(_chunk_cap(gs), (stop - start) // max(1, workers * 4) or 1))
+    if gs.engine == "kernel" and workers > 1:  # built (or loaded) here once, not by every worker at once
+        from ..kernel.run import kernel_for
+        kernel_for((game or gs.load()).spec).module
     tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
     if game is not None and workers <= 1:
         _worker_game["key"], _worker_game["game"] = gs.key(), game

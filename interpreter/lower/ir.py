@@ -284,6 +284,16 @@ class ChooseValue(S):
 
 
 @dataclass(slots=True, eq=False)
+class ChooseSubset(S):
+    """A subset of the cards of `source` for which `cond` holds (with the subset at local `slot`); the
+    options are every such subset, smallest first, each size in the source's order (`itertools.combinations`)."""
+    slot: int
+    source: X
+    cond: X
+    by: X | None
+
+
+@dataclass(slots=True, eq=False)
 class ChooseTogether(S):
     """Simultaneous choices: each player of `players` in turn (bound to local `slot + 1`) chooses from
     `source` without seeing the others' choices; then `body` runs once per player, with the player at

@@ -192,7 +192,8 @@ class Lowerer:
         if isinstance(s, N.ChooseValue):
             return ir.ChooseValue(at, s.slot, self.expr(s.source), self.expr(s.by) if s.by is not None else None)
         if isinstance(s, N.ChooseSubset):
-            raise self.no("`choose subset`", s)
+            return ir.ChooseSubset(at, s.slot, self.expr(s.source), self.expr(s.cond),
+                                   self.expr(s.by) if s.by is not None else None)
         if isinstance(s, N.ChooseTogether):
             return ir.ChooseTogether(at, s.slot, self.expr(s.source), self.expr(s.players), self.stmts(s.body))
         raise self.no(f"the statement {type(s).__name__}", s)
