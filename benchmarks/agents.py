@@ -194,8 +194,7 @@ def _print_row(label: str, r: dict, rate_key: str = "decisions_per_second") -> N
 
 def targets(games: int, seed: int, out: list) -> None:
     """Issue 24's targets, each kernel against Python engine in one run."""
-    print(f"
-{'target':<34} {'win share':>9}  {'95% CI':<15} {'games':>6} {'decisions/s':>12} {'iter/s':>10}")
+    print(f"\n{'target':<34} {'win share':>9}  {'95% CI':<15} {'games':>6} {'decisions/s':>12} {'iter/s':>10}")
     py_games = max(20, games // 10)
     r_k = kernel_match("games/stun.yaml", 4, "greedy", games, seed, every_seat=True)
     r_p = python_every_seat("games/stun.yaml", 4, "greedy", py_games, seed)

@@ -72,6 +72,7 @@ class SearchKernel:
                                     Interchange(spec, g.card_type)).module()
         self.layout = Y.Layout.of(g)
         self._module = None
+        self.reused = 0  # the last batch's mcts decisions that started from a kept tree
 
     @property
     def module(self):
@@ -116,9 +117,10 @@ class SearchKernel:
         out = np.zeros((len(seeds), self.layout.out_columns(len(ir_.readings), len(ir_.measures))), dtype=np.int64)
         kinds, sets, wts = self.settings(game, players, agents)
         rch, rcc = record if record is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
-        used = np.zeros(1, dtype=np.int64)
+        used = np.zeros(2, dtype=np.int64)  # greedy's samples and mcts's iterations; mcts's decisions from a kept tree
         self.module.abatch(self.base.start(players, game), self.base.params(players, game), seeds, kinds, sets, wts,
                            out, rch, rcc, used)
+        self.reused = int(used[1])
         return out, int(used[0])
 
     def record(self, game: Game, players: int, seed: int, agents: dict[int, str]) -> tuple[np.ndarray, list, list]:

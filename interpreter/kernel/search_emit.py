@@ -37,8 +37,10 @@ from .emit import Emitter, _DRIVER
 # control slots, from AG
 (A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,
  A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
- A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH) = range(34)
-A_REW = 40  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
+ A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
+ A_SECRET) = range(40)
+MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
 A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
 A_ARNG = 72  # per seat: the search agent's own random stream
@@ -65,6 +67,7 @@ def _apick(st, n, who):
         if st[AG + A_MODE] == 0:
             i = st[AG + A_FORCE]
             _keep(st, i)
+            _log_move(st, i, who)
             return _record(st, i)
         _deal(st, st[AG + A_ME])
         st[RNG] = st[AG + A_SEED]
@@ -83,6 +86,7 @@ def _apick(st, n, who):
             return -1
         i = _below(st, ARNG, n)
         _keep(st, i)
+        _log_move(st, i, who)
         return _record(st, i)
     sub = st[AG + A_SUB]
     if sub == 3:
@@ -113,10 +117,60 @@ def _okey(st, i):
         h = (h ^ np.uint64(a + 13)) * np.uint64(0x100000001B3)
         for k in range(NPAR[ph, a]):
             h = (h ^ np.uint64(st[r + 1 + k] + 17)) * np.uint64(0x100000001B3)
+    elif site == 3:  # a subset: its mask over the source
+        h = (h ^ np.uint64(st[r] + 13)) * np.uint64(0x100000001B3)
     else:
         h = (h ^ np.uint64(st[r] + 13)) * np.uint64(0x100000001B3)
         h = (h ^ np.uint64(st[r + 1] + 17)) * np.uint64(0x100000001B3)
     return np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True)
+def _log_move(st, i, who):
+    """A real game's decision, for mcts's kept tree: who chose, its key, and whether its option shows a card."""
+    k = st[AG + A_NMOV]
+    b = MV + MP + (k % MOVES_KEPT) * 3
+    st[b] = who
+    st[b + 1] = _okey(st, i)
+    if st[AG + A_SITE] == 0:
+        st[b + 2] = NCARD[st[AG + A_PH], st[WK + i * WKC]]
+    else:
+        st[b + 2] = st[AG + A_SECRET]
+    st[AG + A_NMOV] = k + 1
+
+
+@njit(cache=True)
+def _reroot(st, sim, me, iterations):
+    """Where this search starts: the subtree of my last move, followed down the real moves since, when the
+    tree is mine and each move is one I saw (mine, or a choice that shows no card); else a fresh tree."""
+    last = st[MV + me]
+    now = st[AG + A_NMOV]
+    st[MV + me] = now  # this decision's own move is the next one logged: the next search follows it first
+    node = sim[AG + A_ROOT]
+    ok = sim[AG + A_OWNER] == me and last >= 0 and now - last <= MOVES_KEPT and now > last
+    if ok:
+        for k in range(last, now):
+            b = MV + MP + (k % MOVES_KEPT) * 3
+            who = st[b]
+            if who != me and st[b + 2] != 0:
+                ok = False
+                break
+            node = _child(sim, node, who, st[b + 1])
+            if node < 0:
+                ok = False
+                break
+    if ok and sim[AG + A_NN] + iterations + 2 <= sim[AG + A_CAP]:
+        sim[AG + A_ROOT] = node
+        return 1
+    b = TREE
+    sim[b:b + NODE] = 0
+    sim[b + 1] = -1
+    sim[b + 5] = -1
+    sim[b + 6] = -1
+    sim[AG + A_NN] = 1
+    sim[AG + A_ROOT] = 0
+    sim[AG + A_OWNER] = me
+    return 0
 
 
 @njit(cache=True)
@@ -246,26 +300,23 @@ def _judge(st, vals):
 
 
 @njit(cache=True)
-def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied):
+def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, reuse):
     """`mcts` at the real game's paused decision (agents/search.py MctsAgent, on the kernel): one tree over
     my information sets, a new determinization every iteration, UCB with availability, random playouts
     cut after `depth` decisions and judged by the heuristic."""
     if n == 1:
+        st[MV + me] = -1  # a forced move: the kept tree does not follow it
         return 0
     slot = AG + A_ARNG + me
-    sim[AG + A_CAP] = iterations + 2
-    b = TREE
-    sim[b:b + NODE] = 0
-    sim[b + 1] = -1
-    sim[b + 5] = -1
-    sim[b + 6] = -1
-    nn = 1
+    reused = _reroot(st, sim, me, iterations)
+    root = sim[AG + A_ROOT]
+    nn = sim[AG + A_NN]
     limit = min(depth if depth > 0 else max_playout, max_playout)
     for it in range(iterations):
         deal = np.int64(_u64(st, slot))
         seed = np.int64(_u64(st, slot))
         sim[AG + A_NN] = nn
-        sim[AG + A_NODE] = 0
+        sim[AG + A_NODE] = root
         sim[AG + A_NPATH] = 0
         sim[AG + A_JUDGED] = 0
         sim[AG + A_LIMIT] = limit
@@ -274,6 +325,8 @@ def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied):
         sim[AG + A_TAU] = tau1000
         sim[AG + A_C] = c1000
         sim[AG + A_DEPTH] = depth
+        sim[AG + A_DCACHE] = 0
+        sim[AG + A_KEEPDEAL] = 0
         _start_copy(st, sim, me, 0, deal, seed, 3)
         nn = sim[AG + A_NN]
         players = sim[N]
@@ -294,10 +347,12 @@ def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied):
             x = TREE + sim[top + q] * NODE
             sim[x + 2] += 1
             sim[x + 4] += rew[sim[x + 1]]
+    sim[AG + A_NN] = nn
+    reuse[0] += reused
     best = 0
     bv = -1
     for i in range(n):
-        ch = _child(sim, 0, me, _okey(st, i))
+        ch = _child(sim, root, me, _okey(st, i))
         v = sim[TREE + ch * NODE + 2] if ch >= 0 else 0
         if v > bv:
             best, bv = i, v
@@ -387,48 +442,61 @@ def _start_copy(st, sim, me, i, deal, seed, sub):
 def _deal(st, me):
     """Re-deal the cards `me` cannot see among the zones they lie in (each keeps its size; a card that
     shows its owner stays among its owner's places); the pool is in card order first, so the true
-    arrangement cannot leak."""
-    total = 0
-    for z in range(NZ):
-        if UNSEEN[me, z] != 0:
-            total += st[ZL + z]
-    if total == 0:
+    arrangement cannot leak. A greedy sample deals the same for every option: the first option's deal
+    is kept (DB: its count, then slots, cards and zones) and the others apply it."""
+    if st[AG + A_DCACHE] != 0:
+        total = st[DB]
+        for j in range(total):
+            st[st[DB + 1 + j]] = st[DB + 1 + NC + j]
+            st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
         return
-    pos = np.empty(total, np.int64)  # array slots of the unseen cards, zone by zone
-    zof = np.empty(total, np.int64)
-    pool = np.empty(total, np.int64)
-    k = 0
+    total = 0
     for z in range(NZ):
         if UNSEEN[me, z] != 0:
             b = ZC + z * NC
             for j in range(st[ZL + z]):
-                pos[k] = b + j
-                zof[k] = z
-                pool[k] = st[b + j]
-                k += 1
-    cls = np.empty(total, np.int64)
-    for j in range(total):
-        cls[j] = HOME[pool[j]]
-    pool = np.sort(pool)
+                st[DB + 1 + total] = b + j
+                st[DB + 1 + 2 * NC + total] = z
+                st[DB + 1 + NC + total] = st[b + j]
+                total += 1
+    st[DB] = total
+    st[AG + A_DCACHE] = st[AG + A_KEEPDEAL]
+    if total == 0:
+        return
+    cards = st[DB + 1 + NC:DB + 1 + NC + total]
     slot = AG + A_DEAL
-    for c in np.unique(cls):  # each owner class (-1: nobody's) re-dealt among its own places
-        cards = np.empty(total, np.int64)
-        m = 0
-        for j in range(total):
-            if HOME[pool[j]] == c:
-                cards[m] = pool[j]
-                m += 1
-        for j in range(m - 1, 0, -1):
+    if not HOMES:  # one pool: sorted (nothing of the true order left), then shuffled
+        cards[:] = np.sort(cards)
+        for j in range(total - 1, 0, -1):
             r = _below(st, slot, j + 1)
             t = cards[j]
             cards[j] = cards[r]
             cards[r] = t
-        m = 0
+    else:  # each owner class (-1: nobody's) re-dealt among its own places
+        pool = np.sort(cards)
+        cls = np.empty(total, np.int64)
         for j in range(total):
-            if cls[j] == c:
-                st[pos[j]] = cards[m]
-                st[WH + cards[m]] = zof[j]
-                m += 1
+            cls[j] = HOME[cards[j]]
+        for c in np.unique(cls):
+            mine = np.empty(total, np.int64)
+            m = 0
+            for j in range(total):
+                if HOME[pool[j]] == c:
+                    mine[m] = pool[j]
+                    m += 1
+            for j in range(m - 1, 0, -1):
+                r = _below(st, slot, j + 1)
+                t = mine[j]
+                mine[j] = mine[r]
+                mine[r] = t
+            m = 0
+            for j in range(total):
+                if cls[j] == c:
+                    cards[j] = mine[m]
+                    m += 1
+    for j in range(total):
+        st[st[DB + 1 + j]] = cards[j]
+        st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
 
 
 @njit(cache=True)
@@ -480,6 +548,8 @@ def greedy(st, sim, me, n, samples, turn, sure, wts, used):
         seed = np.int64(_u64(st, slot))
         for k in range(FOLLOW_UP):
             sim[AG + A_US + k] = _unit(st, slot)
+        sim[AG + A_DCACHE] = 0  # this sample's deal: made at the first option, kept for the others
+        sim[AG + A_KEEPDEAL] = 1
         for i in range(n):
             _start_copy(st, sim, me, i, deal, seed, 1 if turn else 2)
             v = _value(sim, me)
@@ -532,7 +602,7 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
     cap = 2
     for p in range(MP):
         if kinds[p] == 2:
-            cap = max(cap, settings[p, 3] + 2)
+            cap = max(cap, 4 * (settings[p, 3] + 2))
     sw = np.zeros(TREE + cap * (NODE + 1), np.int64)
     sim = unowned(sw)
     st[PAR:PAR + par.shape[0]] = par
@@ -544,8 +614,13 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
     for i in range(NPVW):
         st[WTS + i] = np.int64(round(wts[i] * 1e9))
         sim[WTS + i] = st[WTS + i]
+    sim[AG + A_CAP] = cap
+    reuse = used[1:2]
     for g in range(seeds.shape[0]):
         st[:SIZE] = st0
+        sim[AG + A_OWNER] = -1
+        for p in range(MP):
+            st[MV + p] = -1
         s = np.uint64(seeds[g])
         st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
         st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
@@ -562,7 +637,7 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
             me = st[AG + A_WHO]
             if kinds[me] == 2:
                 i = mcts(st, sim, me, st[AG + A_NOPT], settings[me, 3], settings[me, 4], settings[me, 5],
-                         settings[me, 6], settings[me, 7], settings[me, 8])
+                         settings[me, 6], settings[me, 7], settings[me, 8], reuse)
                 used[0] += settings[me, 3] if st[AG + A_NOPT] > 1 else 0
             else:
                 i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
@@ -602,10 +677,13 @@ class SearchEmitter(Emitter):
         self.npvw = max(1, len(g.pvars))
         self.wts = self.AG + self.snap_at + self.Y.size  # the scoring keys' weights (x 1e9), per player variable
         self.ch = self.wts + self.npvw  # the tree's children of a decision's options (scratch)
-        self.RCH = self.ch + MAX_OPTIONS + 2
+        self.db = self.ch + MAX_OPTIONS + 2  # a greedy sample's deal, kept for its other options
+        self.mv = self.db + 1 + 3 * self.Y.n_cards  # mcts: per seat its last move's number, then the moves
+        self.RCH = self.mv + self.Y.max_players + 3 * MOVES_KEPT
         self._who: str | None = None
         self._who_in_play = False
         self._site = 0
+        self._secret = False
 
     # -- picks know who chooses, and pause -----------------------------------------------------------
     def line(self, text: str) -> None:
@@ -619,6 +697,8 @@ class SearchEmitter(Emitter):
         who, in_play = self._who, self._who_in_play
         self._who = None
         site = self._site
+        if site != 0:
+            super().line(f"st[{self.AG + A_SECRET}] = {int(self._secret)}")
         if site == 2:
             super().line(f"_vkeys(st, {n.removesuffix('.shape[0]')})")
         super().line(f"st[{self.AG + A_SITE}] = {site}")
@@ -630,13 +710,23 @@ class SearchEmitter(Emitter):
         slot = f"st[{self.AG + A_WHO}]"
         super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
         self._who, self._who_in_play, self._site = slot, False, 1
+        self._secret = any(o.slot is not None and ELEMENT.get(o.coll.ty, T.INT) is T.CARD for o in s.options)
         super().s_ChooseOption(s)
 
     def s_ChooseValue(self, s: ir.ChooseValue) -> None:
         slot = f"st[{self.AG + A_WHO}]"
         super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
         self._who, self._who_in_play, self._site = slot, False, 2
+        self._secret = ELEMENT.get(s.source.ty, T.INT) is T.CARD
         super().s_ChooseValue(s)
+
+    def s_ChooseSubset(self, s: ir.S) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        by = getattr(s, "by", None)
+        super().line(f"{slot} = {self.ex(by) if by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 3
+        self._secret = True
+        super().s_ChooseSubset(s)
 
     def s_ChooseTogether(self, s: ir.S) -> None:
         raise self.no("`choose together` (simultaneous choices) with search agents", s)
@@ -795,6 +885,9 @@ class SearchEmitter(Emitter):
         most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
         npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
                          for ph in self.g.phases for a in range(most)) or "0"
+        ncard = ", ".join(str(int(a < len(ph.turn.actions) and any(
+            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params)))
+            for ph in self.g.phases for a in range(most)) or "0"
         consts = "\n".join([
             f"AG = {self.AG}",
             f"WK = {self.WK}",
@@ -811,9 +904,12 @@ class SearchEmitter(Emitter):
                 ("A_NPATH", A_NPATH), ("A_CAP", A_CAP), ("A_JUDGED", A_JUDGED), ("A_LIMIT", A_LIMIT),
                 ("A_MAXP", A_MAXP), ("A_TIED", A_TIED), ("A_TAU", A_TAU), ("A_C", A_C), ("A_DEPTH", A_DEPTH),
                 ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
-                ("MAXOPT", MAX_OPTIONS))),
+                ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
+                ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
+                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET))),
             "REWARD_ONE = 1073741824.0",
             f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             "WINV = 1000000.0",
             f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
             f"HOME = np.array([{homes}], dtype=np.int64)",
