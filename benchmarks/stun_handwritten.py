@@ -145,8 +145,8 @@ class _Game:
             self.taken = [0] * self.n
         self.given = [0] * self.n
         self.count = sum(POINTS[c] for c in self.held[p])
-        if not self.advanced and all(POINTS[c] <= 0 for c in self.draw) and all(
-                POINTS[c] <= 0 for c in self.discard):
+        if not self.advanced and len(self.draw) + len(self.discard) <= 10 and all(
+                POINTS[c] <= 0 for c in self.draw) and all(POINTS[c] <= 0 for c in self.discard):
             # Every card that adds to a count is held, and a STUN leaves held piles alone: nobody can reach
             # 15 or turn up a STUN PLUS again, so no chip can move any more.
             self.dead_end = True

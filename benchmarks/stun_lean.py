@@ -56,9 +56,9 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
     minus_back = r["stun_minus_and_stun"] == "all_turned_up"
     own_held = r["stun_minus_own_pile"] == "held_pile"
     keep_plus = r["stun_plus_chip_and_stun"] == "kept_without_fifteen"
-    # Every card that adds to a count held (42 cards, 76 points, less at most 4 for the STUN MINUS cards):
-    # no chip can move any more and the game ends (the spec's dead_end). A STUN discards held piles under
-    # the advanced rule, and fewer than six piles of at most 14 cannot hold 72 points.
+    # Every card that adds to a count held (42 cards, so at most 10 left to turn up): no chip can move any
+    # more and the game ends (the spec's dead_end). A STUN discards held piles under the advanced rule, and
+    # fewer than six piles of at most 14 cannot hold 72 points.
     dead_possible = not advanced and 14 * n_players >= 72
     dead = False
     rng = random.Random(seed)
@@ -77,7 +77,7 @@ def play(n_players: int, seed: int, *, win_chips: int = 5, advanced: bool = Fals
     while turns < max_turns:
         turns += 1
         p = cur
-        if dead_possible and sum(map(len, held)) >= 42 and not any(POINTS[c] > 0 for c in draw) and not any(
+        if dead_possible and len(draw) + len(discard) <= 10 and not any(POINTS[c] > 0 for c in draw) and not any(
                 POINTS[c] > 0 for c in discard):
             dead = True
             break

@@ -25,7 +25,9 @@ observer (r = 0 is the observer). In order:
      counts and top are 0 for a zone the observer cannot see.
      Block size per zone: 2 + 2 * card types.
   2. global variables (spec order), then for r = 0..n-1 that seat's player
-     variables, then the turn variables; bools are 0/1.
+     variables, then the turn variables; bools are 0/1. A variable the
+     observer may not read (`visible: owner`, `side`, `nobody`, not revealed:
+     runtime/redact.py decides) is 0.
   3. one-hot (n) of the seat whose turn it is, one-hot (n) of the seat that
      must decide now (both relative), one-hot (4) of the decision kind
      (action, value, option, subset), the number of options (0 unless the
@@ -53,6 +55,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 from .api import load_game
 from .compile.compiler import ACTION, OPTION, SUBSET, VALUE
 from .runtime.engine import Game, State, Status
+from .runtime.redact import seat_values, zone_sight
 
 KINDS = (ACTION, VALUE, OPTION, SUBSET)
 UNBOUNDED = 1e9  # the Box bound of a variable the spec gives no min or max
@@ -87,7 +90,8 @@ class Encoder:
         G, Pv, Tv = (len(v) for v in self.vdefs)
         # Text and player variables as numbers: a text's position among its values (from 1; 0 for another
         # text), a player's seat counted from the observer (as the zones are).
-        self._special = any(v.type in ("text", "player") for vs in self.vdefs for v in vs)
+        self._special = any(v.type in ("text", "player", "cell") for vs in self.vdefs for v in vs)
+        self._secret = any(v.visible != "public" for vs in self.vdefs for v in vs)  # lang/hidden.py
         self.size = self.n_zones * self.zone_block + G + Pv * players + Tv + 2 * players + len(KINDS) + 2
         self.low, self.high = self._bounds()
 
@@ -102,13 +106,7 @@ class Encoder:
         return out
 
     def _visible(self, zid: int, observer: int) -> bool:
-        g = self.g
-        if zid < g.S:
-            vis, owner = g.zone_vis[("shared", zid)], None
-        else:
-            owner, k = divmod(zid - g.S, g.P)
-            vis = g.zone_vis[("player", k)]
-        return vis == "public" or vis == "owner" and owner == observer
+        return zone_sight(self.g, self.n, observer)[zid]  # the one reading of zone visibility (runtime/redact.py)
 
     def _bounds(self) -> tuple[np.ndarray, np.ndarray]:
         lo = np.zeros(self.size, dtype=np.float32)
@@ -127,9 +125,13 @@ class Encoder:
                 lo[i], hi[i] = 0, len(vd.values or ())
             elif vd.type == "player":
                 lo[i], hi[i] = 0, self.n - 1
+            elif vd.type == "cell":  # a cell as its place on its board, in reading order
+                lo[i], hi[i] = 0, len(self.g.boards[vd.board].cells) - 1
             else:
                 lo[i] = vd.min if vd.min is not None else -UNBOUNDED
                 hi[i] = vd.max if vd.max is not None else UNBOUNDED
+            if vd.visible != "public":  # what the observer may not read is 0: in the box too
+                lo[i], hi[i] = min(lo[i], 0), max(hi[i], 0)
             i += 1
         i += 2 * self.n + len(KINDS)
         hi[i] = UNBOUNDED  # number of options
@@ -149,14 +151,16 @@ class Encoder:
                 if cards:
                     out[i + 2 + T + ct[cards[-1]]] = 1
             i += block
-        vals: list = list(st.gvars)
+        gv, rows = seat_values(st, observer)  # a value the observer may not read is None here, 0 below
+        vals: list = list(gv)
         for r in range(self.n):
-            seat = (observer + r) % self.n
-            vals.extend(row[seat] for row in st.pvars)
+            vals.extend(rows[(observer + r) % self.n])
         vals.extend(st.tvars)
         if self._special:
             G, Pv, Tv = self.vdefs
-            vals = [self._number(vd, x, observer) for vd, x in zip(G + Pv * self.n + Tv, vals)]
+            vals = [0.0 if x is None else self._number(vd, x, observer) for vd, x in zip(G + Pv * self.n + Tv, vals)]
+        elif self._secret:
+            vals = [0.0 if x is None else x for x in vals]
         out[i:i + len(vals)] = np.asarray(vals, dtype=np.float32)
         i += len(vals)
         n = self.n
@@ -176,6 +180,8 @@ class Encoder:
             return float(vd.values.index(x) + 1) if vd.values and x in vd.values else 0.0
         if vd.type == "player":
             return float((x - observer) % self.n)
+        if vd.type == "cell":
+            return float(x.index)
         return float(x)
 
     def describe(self) -> list[str]:

@@ -4,6 +4,7 @@ import pytest
 from interpreter import api
 from interpreter.lang.boards import BOARD_BUILTINS
 from interpreter.lang.builtins import BUILTINS
+from interpreter.lang.teams import TEAM_BUILTINS
 from interpreter.lang.checker import Checker, _Scope
 from interpreter.spec.diagnostics import Text
 from interpreter.lang.model import Code
@@ -15,8 +16,11 @@ from spec_helpers import errors, failed_examples, write
 @pytest.mark.parametrize("name", sorted(BUILTINS), ids=sorted(BUILTINS))
 def test_every_builtin_example_parses_and_checks(name):
     # The examples use STUN's names (draw, held, points, chips), the reference spec; a board builtin's
-    # use Tic-tac-toe's board `grid`.
-    spec, _ = api.load_spec("games/tic_tac_toe.yaml" if name in BOARD_BUILTINS else "games/stun.yaml")
+    # use Tic-tac-toe's board `grid` (`forward`'s, Breakthrough's: a board with a forward direction), a side
+    # builtin's Euchre's sides.
+    board_spec = "games/breakthrough.yaml" if name == "forward" else "games/tic_tac_toe.yaml"
+    spec, _ = api.load_spec(board_spec if name in BOARD_BUILTINS else
+                            "games/euchre.yaml" if name in TEAM_BUILTINS else "games/stun.yaml")
     b = BUILTINS[name]
     text = Text(b.example, "<example>")
     ast = syntax.parse(text, "condition")

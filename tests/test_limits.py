@@ -101,9 +101,11 @@ def test_a_spec_just_under_the_size_limit_is_read(tmp_path):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_an_endless_file_is_refused_not_read():
+    # a device is never read at all (spec/files.py: regular files only); see also tests/test_files.py
     with time_guard(20, "check /dev/zero"):
         r = CliRunner().invoke(cli, ["check", "/dev/zero"])
-    assert r.exit_code == 1 and "/dev/zero:1:1: error[E108]: the spec is more than 2,000,000 bytes" in r.output
+    assert r.exit_code == 1 and ("/dev/zero:1:1: error[E114]: the spec is a device, not a regular file: only regular "
+                                 "files are read") in r.output
 
 
 def test_aliases_that_expand_exponentially_are_refused(tmp_path):
@@ -281,6 +283,60 @@ def test_nested_for_each_over_long_lists_is_charged(tmp_path):
     setup = "for each x in range(1, 50000):\n  for each y in range(1, 50000):\n    a += 1"
     st = play(game(tmp_path, spec_text(setup), budget=100_000))
     assert st.status is Status.STALLED and "100000 steps" in st.reason
+
+
+# Work inside one expression (issue 23): a filter inside a filter over large ranges once ran for ever.
+NESTED = "count([x in range(1, 90000) where count([y in range(1, 90000) where y == x]) > 0])"
+
+
+@pytest.mark.parametrize("where", [
+    pytest.param(lambda e: ("setup", f"a = {e}", []), id="in_an_effect"),
+    pytest.param(lambda e: ("condition", "shuffle deck", [("    when: count(deck) > 0\n",
+                                                           f"    when: count(deck) > 0 and {e} > 0\n")]),
+                 id="in_a_condition"),
+    pytest.param(lambda e: ("aggregate", "a = sum x in range(1, 90000) of (sum y in range(1, 90000) of y)", []),
+                 id="sum_of"),
+    pytest.param(lambda e: ("mapped", "a = count([count([y for y in range(1, 90000) where y == x]) for x in "
+                            "range(1, 90000)])", []), id="mapped_list"),
+])
+def test_one_expression_that_never_ends_stalls_at_the_budget(tmp_path, where):
+    _, setup, edits = where(NESTED)
+    g = game(tmp_path, spec_text(setup, edits=edits), budget=5_000)
+    with time_guard(30, "a nested filter"):
+        st = play(g)
+    assert st.status is Status.STALLED and st.reason == "no end within the step budget (5000 steps)"
+    assert st.steps == 5_001
+
+
+def test_expression_work_costs_a_step_per_hundred_elements(tmp_path):
+    from interpreter.lang.limits import WORK_PER_STEP
+    lists = "a = count([x in range(1, 1000) where x > 0])\nn = count([x in range(1, 1050) where x > 0])"
+    with_lists, without = (game(tmp_path, spec_text(setup)).new_game(2, 1) for setup in (lists, "a = 1"))
+    assert WORK_PER_STEP == 100 and with_lists.work - without.work == (1000 + 1050) % 100
+    assert with_lists.steps - without.steps == (1000 + 1050) // 100
+
+
+def test_the_closure_compiler_charges_work_as_the_generated_code_does(tmp_path):
+    from helpers import compiled_pairs
+    text = "count([x in range(1, 950) where x > 0]) + (sum x in range(1, 250) of x)"
+    g = game(tmp_path, spec_text(edits=[("functions:\n", f"functions:\n  f0:\n    value: {text}\n")]))
+    ((_, generated, closure),) = compiled_pairs(g, [text])
+    one, two = g.new_game(2, 1), g.new_game(2, 1)
+    assert generated(one, [None] * 8) == closure(two, [None] * 8)
+    assert (one.steps, one.work) == (two.steps, two.work) and one.steps - g.new_game(2, 1).steps == (950 + 250) // 100
+
+
+def test_narration_and_labels_are_not_charged(tmp_path):
+    """A logged game and an unlogged one take the same steps, however much their narration computes."""
+    say = 'say "{count([x in range(1, 5000) where x > 0])} numbers"'
+    g = game(tmp_path, spec_text(edits=[("      take(top(deck))\n", f"      take(top(deck))\n      {say}\n")]))
+    logged, quiet = g.new_game(2, 3, log=True), g.new_game(2, 3)
+    while logged.status is Status.RUNNING:
+        logged.labels()
+        logged.apply(0)
+        quiet.apply(0)
+    assert any("5000 numbers" in e.get("text", "") for e in logged.log)
+    assert (logged.steps, logged.work) == (quiet.steps, quiet.work)
 
 
 @pytest.mark.parametrize("setup, edits", [

@@ -170,17 +170,19 @@ def test_every_duplicate_key_is_reported(tmp_path):
     assert [(d.code, d.span.line) for d in info.value.diagnostics] == [("E104", 3), ("E104", 6), ("E104", 7)]
 
 
-@pytest.mark.parametrize("make", [
-    pytest.param(lambda tmp: os.path.join(tmp, "missing.yaml"), id="missing_file"),
-    pytest.param(lambda tmp: str(tmp), id="directory"),
+@pytest.mark.parametrize("make, code, message", [
+    pytest.param(lambda tmp: os.path.join(tmp, "missing.yaml"), "E100", "cannot read spec: No such file",
+                 id="missing_file"),
+    # a folder is not a file to read (spec/files.py reads regular files only)
+    pytest.param(lambda tmp: str(tmp), "E114", "the spec is a folder, not a regular file", id="directory"),
 ])
-def test_unreadable_spec(tmp_path, make):
+def test_unreadable_spec(tmp_path, make, code, message):
     path = make(tmp_path)
     with pytest.raises(SpecError) as info:
         load(path)
     (d,) = info.value.diagnostics
-    assert d.code == "E100"
-    assert d.message.startswith("cannot read spec")
+    assert d.code == code
+    assert d.message.startswith(message)
     assert (d.span.path, d.span.line, d.span.col) == (path, 1, 1)
 
 

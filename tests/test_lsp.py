@@ -180,7 +180,7 @@ def test_hover_and_definition():
             # go to definition: a procedure, an ambiguity, a zone, a variable
             for line_has, at, want in [("    do: flip()", "flip", "  flip:"),
                                        ('if reading.first_flip == "forced"', "first_flip", "  first_flip:"),
-                                       ("when: count(draw) + count(discard) > 0", "discard", "  discard:"),
+                                       ("count(draw) == 0 and count(discard) > 0", "discard", "  discard:"),
                                        ("me.chips >= option.win_chips", "chips", "    chips:")]:
                 loc = await s.client.text_document_definition_async(L.DefinitionParams(s.doc(STUN), _pos(t, line_has, at)))
                 assert loc is not None, line_has

@@ -235,23 +235,29 @@ def test_a_hole_that_cannot_be_filled_is_warned_about_at_the_hole(tmp_path, labe
 
 
 # -- given.zones -----------------------------------------------------------------------------------------------------
-def _example(tmp_path, given: str, name="ex.yaml"):
+def _example(tmp_path, given: str, name="ex.yaml", language: int | None = None):
     text = SPEC.replace("""    players: 4
     expect:""", f"""    players: 4
     given:
       zones: {given}
     expect:""")
-    return write(tmp_path, text, name)
+    return write(tmp_path, (f"language: {language}\n" if language else "") + text.lstrip(), name)
 
 
 def test_an_ambiguous_take_names_the_zones_and_the_entry(tmp_path):
-    path = _example(tmp_path, "{mat@1: [skull]}")
+    # language 2 asks which zone; a spec that says no version keeps language 1's take (lang/versions.py)
+    path = _example(tmp_path, "{mat@1: [skull]}", language=2)
     (msg,) = failed_examples(path).values()
     text = open(path).read().splitlines()
     line = next(i for i, ln in enumerate(text, 1) if "mat@1: [skull]" in ln)
     assert msg.startswith(f"{path}:{line}:{text[line - 1].index('skull') + 1}: given.zones.mat@1: ")
     assert "which 'skull'? free ones are in P1.hand (1), P2.hand (1)" in msg
     assert "write 'skull from hand@1'" in msg
+    from interpreter.runtime.scenarios import run_example
+    old = _example(tmp_path, "{mat@1: [skull]}", "old.yaml")
+    spec = api.load_spec(old)[0]
+    (legacy,) = run_example(spec, spec.examples["each_player_has_their_own"]).legacy
+    assert legacy.fixed == "skull from hand@1"
 
 
 def test_a_take_from_a_named_zone(tmp_path):

@@ -76,7 +76,7 @@ def test_pictures_and_links_exist_and_docs_links_are_in_the_nav():
 # What the README held before it became a front page, and the docs page that holds it now.
 MOVED = {
     "docs/games.md": ["OpenSpiel `maedn`, in lockstep", "No Thanks!, 3-7 players", "E471"],
-    "docs/guides/cli.md": ["rulewright replay game.jsonl", "stalls in about 2.5% of random games", "`E6xx`/`W6xx`"],
+    "docs/guides/cli.md": ["rulewright replay game.jsonl", "stalled in about 2.5% of random games", "`E6xx`/`W6xx`"],
     "docs/guides/lab.md": ["Bonferroni", "Waudby-Smith", "common random numbers", "random-play artefact"],
     "docs/writing-specs.md": ["place_points", "given.clear", "check --merged", "keys: [fight, auto]"],
     "docs/guides/audit.md": ["contradicts_text", "W520", "seat_events", "Identical cards make one option"],

@@ -8,6 +8,12 @@ from interpreter.runtime.scenarios import run_examples
 from helpers import tiny_variant
 
 
+@pytest.fixture(autouse=True)
+def _games_allowed(monkeypatch):
+    """The variants below live in a temporary folder and extend a shipped spec: allow games/ (spec/files.py)."""
+    monkeypatch.setenv("RULEWRIGHT_ALLOW", os.path.abspath("games"))
+
+
 def _fif_variant(tmp_path, examples: str) -> str:
     """First in Flight's base with only the given examples."""
     p = tmp_path / "v.yaml"

@@ -62,4 +62,5 @@ def test_lint_finds_nothing():
     # Also covers coverage mode: readings inside closure fallbacks, and procedures inlined
     # into branches that only some readings take (they count when they run).
     from interpreter.lab.lint import lint
-    assert [(d.code, d.message) for d in lint(SPEC, 4, 60, 0, {}, {})] == []
+    # Two games under each other reading, option value and player count (and the examples) keep it quick.
+    assert [(d.code, d.message) for d in lint(SPEC, 4, 60, 0, {}, {}, other_games=2)] == []

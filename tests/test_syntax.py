@@ -50,7 +50,9 @@ def sx(n) -> str:
     if isinstance(n, N.ListLit):
         return "[" + " ".join(sx(x) for x in n.items) + "]"
     if isinstance(n, N.Filter):
-        return f"(filter {n.var} {sx(n.coll)} {sx(n.cond)})"
+        return f"({'take-while' if n.stop else 'filter'} {n.var} {sx(n.coll)} {sx(n.cond)})"
+    if isinstance(n, N.Quantifier):
+        return f"({n.func} {n.var} {sx(n.coll)} {sx(n.cond)})"
     if isinstance(n, N.LetIn):
         return f"(let-in {n.name} {sx(n.value)} {sx(n.body)})"
     if isinstance(n, N.MapList):
@@ -73,6 +75,8 @@ def sx(n) -> str:
         return f"(let {n.name} {sx(n.value)})"
     if isinstance(n, N.Assign):
         return f"({n.op} {sx(n.target)} {sx(n.value)})"
+    if isinstance(n, N.Reveal):
+        return f"(reveal {sx(n.target)})"
     if isinstance(n, N.CallStmt):
         return f"(do {sx(n.call)})"
     if isinstance(n, (N.EndTurn, N.EndGame, N.Pass)):
@@ -146,6 +150,12 @@ EXPRESSIONS = [
     ("list", "[1, 2, 3]", "[1 2 3]"),
     ("filter", "[p in players where p.chips > 0]", "(filter p players (> (. p chips) 0))"),
     ("map", "[p.chips + 1 for p in players]", "(map (+ (. p chips) 1) p players _)"),
+    ("take_while", "[c in line(x, \"up\") while mark[c] == 1]",
+     "(take-while c (call line x \"up\") (== (index mark c) 1))"),
+    ("quantifier any", "any p in players where p.chips > 0 and p != me",
+     "(any p players (and (> (. p chips) 0) (!= p me)))"),
+    ("quantifier all in a condition", "not (all c in me.hand where c.red) or x",
+     "(or (not (all c (. me hand) (. c red))) x)"),
     ("aggregate best", "best p in players by score(p)", "(best-of (call score p) p players _)"),
     ("aggregate sum", "sum c in me.hand where c.red of c.v + 1", "(sum-of (+ (. c v) 1) c (. me hand) (. c red))"),
     ("aggregate in a list", "[worst p in players by p.chips]", "[(worst-of (. p chips) p players _)]"),
@@ -206,6 +216,7 @@ STATEMENTS = [
     ("assign_index", "x[1] = 2", "(= (index x 1) 2)"),
     ("procedure_call", "stun_minus(card)", "(do (call stun_minus card))"),
     ("procedure_call_no_args", "flip()", "(do (call flip))"),
+    ("reveal", "reveal(me.dice)", "(reveal (. me dice))"),
     ("end_turn", "end turn", "(end-turn)"),
     ("end_game", "end game", "(end-game)"),
     ("next_turn", "next turn to seat(2)", "(turn-order to (call seat 2))"),

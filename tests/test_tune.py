@@ -234,7 +234,9 @@ def test_policy_sensitivity_flags_a_best_that_depends_on_who_plays():
 
 
 # ---- the command ------------------------------------------------------------------------------------------
-def test_cli_json_and_out_variant_checks_clean(tmp_path):
+def test_cli_json_and_out_variant_checks_clean(tmp_path, monkeypatch):
+    # the variant is written in another folder than the spec it extends: allow that one (spec/files.py)
+    monkeypatch.setenv("RULEWRIGHT_ALLOW", os.path.abspath(os.path.dirname(PLANTED)))
     out = tmp_path / "best.yaml"
     r = rw("tune", PLANTED, "-p", "2", "--vary", "line", "--vary", "table", "--target", "wins spread <= 10pt",
            "--target", "minimise turns", "--json", "--out", out)
@@ -273,7 +275,16 @@ def test_cli_bad_targets_and_vary_are_diagnostics():
     assert r.exit_code == 2 and "both varied and fixed" in r.output
 
 
-def test_cli_out_is_not_written_when_nothing_meets(tmp_path):
+def test_cli_out_where_the_variant_may_not_extend_the_spec_is_refused_before_the_search(tmp_path, monkeypatch):
+    monkeypatch.delenv("RULEWRIGHT_ALLOW", raising=False)
+    out = tmp_path / "best.yaml"
+    r = rw("tune", PLANTED, "-p", "2", "--vary", "line", "--target", "turns 1..2", "--out", out)
+    assert r.exit_code == 2 and not out.exists()
+    assert f"--out: a variant in {tmp_path} may not extend {PLANTED}: it is outside " in r.output
+
+
+def test_cli_out_is_not_written_when_nothing_meets(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEWRIGHT_ALLOW", os.path.abspath(os.path.dirname(PLANTED)))
     out = tmp_path / "best.yaml"
     r = rw("tune", PLANTED, "-p", "2", "--vary", "line=20,80", "--target", "win P1 45%..55%", "--out", out)
     assert r.exit_code == 1 and not out.exists() and "nothing was written" in r.stderr

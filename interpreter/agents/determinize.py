@@ -25,6 +25,12 @@ on their backs, as a player's coloured discs do: a sample re-deals such a card o
 where an unseen card of the same owner lies, so each hidden zone keeps how many cards of each owner
 it holds (`home_seats`). Other cards are pooled as before.
 
+Hidden variables (`visible: owner`, `side`, `nobody`: lang/hidden.py) are secrets too: every value
+`player` may not read now (runtime/redact.py decides) is drawn again in each sample, uniformly from
+what the variable can hold: a number from its `min` to its `max` (a die declared `min: 1, max: 6`),
+a text among its `values`, a seat, a truth value. A number without both bounds cannot be guessed and
+is set to its start value, never left at the true one.
+
 What it deliberately does not model: what a player remembers of cards that
 went out of sight (a card seen in the row and later discarded face down is
 re-dealt like any unseen card), and card ids held in the locals of a paused
@@ -47,16 +53,8 @@ def unseen_zones(game: Game, players: int, player: int) -> list[int]:
         per_game = _unseen[game] = {}
     key = (players, player)
     if key not in per_game:
-        out = []
-        for zid in range(game.S + game.P * players):
-            if zid < game.S:
-                vis, owner = game.zone_vis[("shared", zid)], None
-            else:
-                owner, k = divmod(zid - game.S, game.P)
-                vis = game.zone_vis[("player", k)]
-            if vis == "hidden" or vis == "owner" and owner != player:
-                out.append(zid)
-        per_game[key] = out
+        from ..runtime.redact import zone_sight  # the one reading of zone visibility
+        per_game[key] = [zid for zid, seen in enumerate(zone_sight(game, players, player)) if not seen]
     return per_game[key]
 
 
@@ -79,7 +77,8 @@ def home_seats(game: Game) -> list[int] | None:
 
 class Determinizer:
     """Samples of one state as one player sees it (see the module docstring)."""
-    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes", "spans", "zone_at")
+    __slots__ = ("base", "player", "zones", "sizes", "pool", "moved", "together", "classes", "spans", "zone_at",
+                 "secrets")
 
     def __init__(self, state: State, player: int):
         self.base = state.clone()
@@ -100,6 +99,7 @@ class Determinizer:
         self.classes = None  # per position of the deal, the owner class its card must have
         if homes is not None and self.moved and len({homes[c] for c in self.pool}) > 1:
             self.classes = [homes[c] for z in zones for c in state.zones[z]]
+        self.secrets = hidden_values(state, player)
 
     def sample(self, rng: random.Random, share: bool = False) -> State:
         """A re-dealt copy whose future chance is seeded from `rng` (its own generator, built when it first
@@ -129,6 +129,11 @@ class Determinizer:
                     get, row = t.__getitem__, s.zsum[j]
                     for z, a, b in self.spans:
                         row[z] = sum(map(get, zones[z]))
+        for row, seat, draw in self.secrets:  # what `player` may not read, drawn again
+            if seat < 0:
+                s.gvars[row] = draw(rng, s.n)
+            else:
+                s.pvars[row][seat] = draw(rng, s.n)
         if share:
             s.draw_from(rng)
         else:
@@ -137,6 +142,40 @@ class Determinizer:
         if self.together:
             _redraw_hidden_choices(s, self.player, rng)
         return s
+
+
+def hidden_values(state: State, player: int) -> list[tuple]:
+    """(row, seat or -1 for a global, draw(rng, n)) of every variable value `player` may not read now."""
+    g = state.g
+    if all(v == "public" for v in g.pvar_vis) and all(v == "public" for v in g.gvar_vis):
+        return []
+    from ..runtime.redact import var_seers
+    spec = g.spec
+    out = []
+    for scope, table, seats in (("global", spec.vars["global"], [None]), ("player", spec.vars["player"], state.seats)):
+        for vd in table.values():
+            if vd.visible == "public":
+                continue
+            for p in seats:
+                if player not in var_seers(state, scope, vd.index, p):
+                    out.append((vd.index, -1 if p is None else p, _drawer(vd)))
+    return out
+
+
+def _drawer(vd):
+    """How to draw a value the variable can hold (see the module docstring)."""
+    if vd.type == "bool":
+        return lambda rng, n: rng.random() < 0.5
+    if vd.type == "player":
+        return lambda rng, n: rng.randrange(n)
+    if vd.type == "text":
+        values = list(vd.values or [vd.start])
+        return lambda rng, n: values[rng.randrange(len(values))]
+    if vd.min is not None and vd.max is not None:
+        lo, hi = vd.min, vd.max
+        return lambda rng, n: rng.randint(lo, hi)
+    start = vd.start
+    return lambda rng, n: start
 
 
 def determinize(state: State, player: int, rng: random.Random) -> State:

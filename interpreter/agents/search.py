@@ -46,7 +46,7 @@ from itertools import repeat
 from typing import Any
 
 from .determinize import Determinizer
-from ..compile.compiler import OPTION, VALUE
+from ..compile.compiler import ACTION, OPTION, VALUE
 from ..runtime.engine import State, Status
 from ..runtime.redact import secret_spans
 from .keys import label_memo, option_labels
@@ -346,12 +346,14 @@ def _seen_by(st: State, i: int, player: int) -> bool:
     card its label shows is one `player` may see: the test redaction uses for narration)."""
     if st.pkind == VALUE and len(st.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
         return False
+    if st.pkind == ACTION and st._secret_action(i) and st.pplayer != player:  # a secret action (lang/hidden.py)
+        return False
     st.marking = True
     try:
         marked = st._labels()[i]
     finally:
         st.marking = False
-    return all(player in seers for _start, _end, seers in secret_spans(st, marked))
+    return all(player in span[2] for span in secret_spans(st, marked))
 
 
 class _Playout:

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from .. import api
 from . import verdicts
+from ..spec import files
 from ..spec.diagnostics import Severity, SourceCache, SpecError, render
 from ..runtime.engine import SetupError, Status
 
@@ -350,7 +351,8 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     t.add_row("finished", str(d["finished"]))
     t.add_row("stalled", f"{d['stalled']} ({d['stalled_rate']['mean']:.1%}{_ci(d['stalled_rate'], True)})")
     t.add_row("errors", str(d["errors"]))
-    t.add_row("shared wins (draws) / no winner", f"{d['draws']} / {d['no_winner']}")
+    t.add_row("shared wins (draws) / no winner" if not d.get("sides") else "won by two sides or more (draws) / no winner",
+              f"{d['draws']} / {d['no_winner']}")
     tu = d["turns"]
     t.add_row("turns mean", f"{tu['mean']:.1f}{_ci(tu)}")
     t.add_row("turns p50 / p95 / max", f"{tu['p50']} / {tu['p95']} / {tu['max']}")
@@ -360,6 +362,10 @@ def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     for i, w in enumerate(d["wins"]):
         t.add_row(f"wins P{i + 1}", f"{w:.1%} [{d['wins_ci95'][i][0]:.1%}, {d['wins_ci95'][i][1]:.1%}]"
                   if d["wins_ci95"][i] else f"{w:.1%}")
+    for side in d.get("sides") or []:  # a game of sides (game.teams): a side wins together
+        seats = "+".join(f"P{p}" for p in side["seats"])
+        t.add_row(f"wins {side['name']} ({seats})", f"{side['wins']:.1%}" + (
+            f" [{side['wins_ci95'][0]:.1%}, {side['wins_ci95'][1]:.1%}]" if side["wins_ci95"] else ""))
     for name, m in d["measures"].items():
         t.add_row(f"{m['label']} (mean)", "-" if m["mean"] is None else f"{m['mean']:.2f}{_ci(m, digits=2)}")
     t.add_row("seconds", f"{d['seconds']:.2f}")
@@ -462,6 +468,7 @@ def test_cmd(specs: tuple[str, ...]) -> None:
     for path in specs:
         spec = _checked_spec(path)
         for o in run_examples(spec):
+            _show_diagnostics([x.diagnostic(spec) for x in o.legacy], warnings=True)
             total += 1
             mark = "[green]pass[/green]" if o.ok else "[red]FAIL[/red]"
             out.print(f"{mark} {spec.name}: {o.name}")
@@ -473,6 +480,32 @@ def test_cmd(specs: tuple[str, ...]) -> None:
     out.print(f"{total - failed} passed, {failed} failed", markup=False)
     if failed:
         sys.exit(1)
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff and write nothing.")
+def upgrade(spec: str, show_diff: bool) -> None:
+    """Rewrite a spec for the current language version, proven by running its examples again."""
+    import difflib
+    from ..runtime.upgrade import UpgradeError, upgrade as do_upgrade, write
+    if not os.path.exists(spec):
+        raise Failed(f"{spec}: no such file")
+    try:
+        up = do_upgrade(spec)
+    except UpgradeError as exc:
+        raise Failed(f"{spec}: {exc}") from None
+    for line in up.changes:
+        out.print(line, markup=False)
+    if not up.changed:
+        out.print(f"{spec}: already written for the current language; nothing to change", markup=False)
+        return
+    if show_diff:
+        out.print("".join(difflib.unified_diff(up.before.splitlines(True), up.after.splitlines(True), spec, spec)),
+                  markup=False, end="")
+        return
+    write(up)
+    out.print(f"{spec}: upgraded; its {up.examples} example(s) were run again and pass as before", markup=False)
 
 
 @cli.command()
@@ -609,6 +642,8 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
               f"{rep.policy}; {how}; {rep.seconds:.1f} s", markup=False)
     out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
               f"{b['turns_mean']} turns on average", markup=False)
+    if b.get("side_wins"):  # a game of sides: who wins is a side
+        out.print("wins by side: " + ", ".join(f"{s['name']} {s['wins']:.1%}" for s in b["side_wins"]), markup=False)
     out.print(_margins_line(rep), markup=False)
     out.print(_lab_table(rep, "difference from the default, 95% intervals (Bonferroni over measures); material: "
                               "outside the margin, immaterial: inside it"))
@@ -790,7 +825,10 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
             raise Failed(str(exc)) from None
         if note:
             err.print(f"note: {note}", markup=False)
-        game = _load(settings.spec, settings.options, settings.readings)
+        try:
+            game = _load(settings.spec, settings.options, settings.readings)
+        except click.UsageError as exc:  # the save's options or readings: the save is wrong, not the command
+            raise Failed(f"{resume_path}: the save's settings do not fit the spec: {exc.message}") from None
     else:
         if not spec or not seat:
             raise click.UsageError("give SPEC and --seat K (or --resume FILE)")
@@ -821,6 +859,8 @@ def play(spec: str | None, seat: int | None, players: int | None, seed: int, res
     except SaveError as exc:
         raise Failed(f"{resume_path}: {exc}") from None
     except SetupError as exc:
+        if resume_path:
+            raise Failed(f"{resume_path}: the save's settings do not fit the spec: {exc}") from None
         raise click.UsageError(str(exc)) from None
     final = session.play(st)
     if final is not None and final.status is Status.ERROR:
@@ -858,9 +898,8 @@ def serve(specs: tuple[str, ...], host: str, port: int, log_paths: tuple[str, ..
     logs = []
     for p in log_paths:
         try:
-            with open(p, encoding="utf-8") as fh:
-                logs.append((os.path.basename(p), fh.read()))
-        except (OSError, UnicodeDecodeError) as exc:
+            logs.append((os.path.basename(p), files.read_text(p, files.MAX_LOG_BYTES, "log")))
+        except OSError as exc:
             raise Failed(f"cannot read the log {p}: {getattr(exc, 'strerror', None) or exc}") from None
     if host not in ("127.0.0.1", "localhost", "::1"):
         err.print(f"warning: listening on {host}: other machines can reach the table", markup=False)

@@ -25,7 +25,13 @@ def narrate(events: Iterable[dict], verbose: bool = False) -> Iterator[str]:
             else:
                 yield f"   P{e['player'] + 1} chooses: {e['choice']}{only}"
         elif kind == "roll":
-            yield f"   P{e['player'] + 1} rolls {', '.join(map(str, e['dice'])) or 'no dice'}"
+            dice = ', '.join(map(str, e['dice'])) or 'no dice'
+            if e['dice'] and all(d == "a hidden die" for d in e['dice']):  # rolled for another seat's eyes
+                dice = "a hidden die" if len(e['dice']) == 1 else f"{len(e['dice'])} hidden dice"
+            yield f"   P{e['player'] + 1} rolls {dice}" if e.get("player") is not None else f"   the dice show {dice}"
+        elif kind == "reveal":
+            whose = f"P{e['player'] + 1}'s " if e.get("player") is not None else ""
+            yield f"   {whose}{e['what']} revealed: {', '.join(map(str, e['values']))}"
         elif kind == "move" and verbose:
             yield f"   . {', '.join(e['cards'])}: {e['src']} -> {e['dst']}"
         elif kind == "shuffle" and verbose:
@@ -42,4 +48,6 @@ def _ending(e: dict) -> str:
     verb = "win" if len(winners) > 1 else "wins"  # "nobody wins": a draw
     scores = e.get("scores")
     tail = f" (scores: {', '.join(f'P{i + 1} {s}' for i, s in enumerate(scores))})" if scores else ""
+    if e.get("side_scores"):  # a game of sides (game.teams): the sides' scores
+        tail = f" (sides' scores: {', '.join(f'side {k + 1} {s}' for k, s in enumerate(e['side_scores']))})"
     return f"== {who} {verb} after {e['turns']} turns{tail} =="

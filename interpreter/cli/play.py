@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -19,6 +20,7 @@ from ..agents.registry import make_agent
 from ..compile.compiler import ACTION
 from ..runtime.engine import Game, IllegalChoice, State, Status
 from ..runtime.gamelog import spec_digest, write_atomic
+from ..spec import files
 from ..lab.whynot import unavailable
 
 SAVE_FORMAT = 1
@@ -50,29 +52,104 @@ def save_data(s: Settings, st: State, path: str) -> dict:
             "choices": st.choices[:]}
 
 
-def read_save(path: str) -> tuple[Settings, list[int], str | None]:
-    """Settings and choices of a save; a note if the spec changed since."""
+# The most a bot named in a save may think per decision: a save is a file anyone may have edited,
+# so `mcts:1000000000` in one must not make `play --resume` run for days. (On the command line,
+# `--agent` takes any budget: the person typed it.)
+SAVE_CAPS = {"greedy": {"samples": 256}, "mcts": {"iterations": 20_000, "max_playout": 5000},
+             "cautious": {"samples": 64}}
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line of a save's top-level `"key":` (a save is written one field a line), or 1."""
+    m = re.search(r'^\s*"' + re.escape(key) + r'"\s*:', text, re.M)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def check_save_agent(text: object, seat: int) -> str:
+    """A bot named in a save, as text, if it is a known agent within SAVE_CAPS; else ValueError."""
+    from ..agents.registry import AgentError, parse_agent
+    if not isinstance(text, str):
+        raise ValueError(f"the bot of seat {seat + 1} is {text!r}, not an agent name")
     try:
-        with open(path, encoding="utf-8") as fh:
-            d = json.load(fh)
+        name, settings = parse_agent(text)
+    except AgentError as exc:
+        raise ValueError(f"the bot of seat {seat + 1}: {exc}") from None
+    for key, cap in SAVE_CAPS.get(name, {}).items():
+        v = settings.get(key)
+        if v is not None and not 1 <= v <= cap:
+            raise ValueError(f"the bot of seat {seat + 1}, '{text}', sets {key} to {v:,}; a save may give "
+                             f"{name} {key} from 1 to {cap:,}")
+    return text
+
+
+def read_save(path: str) -> tuple[Settings, list[int], str | None]:
+    """Settings and choices of a save; a note if the spec changed since.
+
+    Every field is checked before anything runs, and SaveError names the save's line and the field:
+    a save may have been edited by anyone (docs/guides/cli.md, "Files Rulewright reads")."""
+    from ..runtime.gamelog import LogError, named_spec, parse_json
+    try:
+        text = files.read_text(path, files.MAX_SAVE_BYTES, "save")
     except OSError as exc:
         raise SaveError(f"{path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{path}: not a Rulewright save (line {exc.lineno}: {exc.msg})") from None
-    if not isinstance(d, dict) or d.get("rulewright_save") != SAVE_FORMAT:
-        raise SaveError(f"{path}: not a Rulewright save")
     try:
-        spec = d["spec"]  # relative to the save's own folder
-        if not os.path.isabs(spec):
-            spec = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), spec))
-        s = Settings(spec, int(d["players"]), int(d["seat"]) - 1, int(d["seed"]), dict(d.get("options") or {}),
-                     dict(d.get("readings") or {}), {int(k) - 1: str(v) for k, v in (d.get("agents") or {}).items()})
-        choices = [int(c) for c in d["choices"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SaveError(f"{path}: a save field is missing or wrong ({exc})") from None
+        d = parse_json(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{path}:{exc.lineno}: not a Rulewright save ({exc.msg})") from None
+    except ValueError as exc:
+        raise SaveError(f"{path}: not a Rulewright save ({exc})") from None
+    if not isinstance(d, dict) or d.get("rulewright_save") != SAVE_FORMAT or isinstance(d.get("rulewright_save"), bool):
+        raise SaveError(f"{path}:1: not a Rulewright save")
+
+    def bad(key: str, why: str) -> SaveError:
+        return SaveError(f"{path}:{_line_of(text, key)}: the save's '{key}' {why}")
+
+    def integer(key: str, lo: int, hi: int) -> int:
+        v = d.get(key)
+        if type(v) is not int:
+            raise bad(key, "is missing" if v is None else f"is {json.dumps(v)[:40]}, not a whole number")
+        if not lo <= v <= hi:
+            raise bad(key, f"is {v}, not {lo:,} to {hi:,}")
+        return v
+    players = integer("players", 1, 16)
+    seat = integer("seat", 1, players) - 1
+    seed = integer("seed", -(2**63), 2**63 - 1)
+    for key in ("options", "readings", "agents"):
+        if not isinstance(d.get(key) if d.get(key) is not None else {}, dict):
+            raise bad(key, "must be a mapping")
+    options = dict(d.get("options") or {})
+    if not all(isinstance(v, (str, int, float, bool)) for v in options.values()):
+        raise bad("options", "must give each option a number, a text or true/false")
+    readings = dict(d.get("readings") or {})
+    if not all(isinstance(v, str) for v in readings.values()):
+        raise bad("readings", "must name an interpretation (a text) for each ambiguity")
+    agents: dict[int, str] = {}
+    for k, v in (d.get("agents") or {}).items():
+        if not k.isdigit() or not 1 <= int(k) <= players:
+            raise bad("agents", f"names seat '{k[:20]}'; the game has seats 1 to {players}")
+        if int(k) - 1 == seat:
+            raise bad("agents", f"gives seat {k}, the person's, a bot")
+        try:
+            agents[int(k) - 1] = check_save_agent(v, int(k) - 1)
+        except ValueError as exc:
+            raise bad("agents", str(exc).replace("the bot", "sets the bot", 1)) from None
+    choices = d.get("choices")
+    if not isinstance(choices, list) or not all(type(c) is int and c >= 0 for c in choices):
+        raise bad("choices", "must be a list of option numbers (0 or more)")
+    name = d.get("spec")
+    if not isinstance(name, str):
+        raise bad("spec", "is missing" if name is None else "is not a file name")
+    try:  # relative to the save's own folder; only a spec inside it (or the current folder)
+        spec = named_spec(name, path, lambda n: f"{path}:{_line_of(text, 'spec')}: the save's spec '{n[:200]}'")
+    except LogError as exc:
+        raise SaveError(str(exc)) from None
+    s = Settings(spec, players, seat, seed, options, readings, agents)
     note = None
-    if os.path.exists(s.spec) and d.get("sha256") and spec_digest(s.spec) != d["sha256"]:
-        note = f"{s.spec} changed since the game was saved; the replay may differ"
+    try:
+        if d.get("sha256") and spec_digest(s.spec) != d["sha256"]:
+            note = f"{s.spec} changed since the game was saved; the replay may differ"
+    except OSError as exc:
+        raise SaveError(f"{s.spec}: {exc.strerror or exc}") from None
     return s, choices, note
 
 
@@ -175,7 +252,7 @@ class Session:
         from ..runtime.redact import seat_events
         events = seat_events(st.log[self.shown:], self.g, self.s.players, self.s.seat)  # this seat's view only
         self.shown = len(st.log)
-        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "end") or
+        keep = [e for e in events if e["e"] in ("turn", "phase", "say", "roll", "reveal", "end") or
                 e["e"] == "choice" and e["player"] != self.s.seat]
         shown = 0
         for line in narrate(keep):
@@ -232,8 +309,9 @@ class Session:
 
     def show_options(self, st: State) -> None:
         d = st.decision()
-        self.write(f"P{d.player + 1}, {d.prompt}:")
-        for i, lab in enumerate(d.labels, 1):
+        from ..runtime.redact import seat_labels, seat_prompt  # a label or prompt may show another seat's secret
+        self.write(f"P{d.player + 1}, {seat_prompt(st, d.player)}:")
+        for i, lab in enumerate(seat_labels(st, d.player), 1):
             self.write(f"  {i}. {lab}")
 
     def why(self, st: State, arg: str) -> None:

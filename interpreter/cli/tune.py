@@ -167,6 +167,14 @@ def tune(spec: str, players: int, vary, targets, games: int, max_games: int, see
                                 "options or ambiguities"))
     if not targets:
         raise click.UsageError("say what the game should be like with --target (e.g. --target 'turns 60..90')")
+    if out_path:  # before the search: the variant written there must be allowed to extend the spec
+        from ..spec import files
+        problem = files.named_file_problem(os.path.abspath(spec), files.allowed_folders(
+            os.path.dirname(os.path.abspath(out_path))))
+        if problem:
+            raise click.UsageError(f"--out: a variant in {os.path.dirname(os.path.abspath(out_path))} may not extend "
+                                   f"{spec}: {problem}; write it beside the spec, or add the spec's folder to "
+                                   f"{files.ALLOW_ENV}")
     bad: list = []  # every bad --vary and --target at once
     try:
         axes = parse_vary(list(vary), s)

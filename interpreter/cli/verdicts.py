@@ -2,8 +2,10 @@
 
 Owns: the verdict cache of `rulewright check`. A spec that checked clean is
 remembered under the hash of its text, the interpreter that checked it, and
-every file it was built from (its `extends:` bases). Standard library only (and
-spec/cache.py, itself standard library only): `launch` reads these verdicts
+every file it was built from (its `extends:` bases), and the allow-list
+(RULEWRIGHT_ALLOW) it was checked under. Files are read as spec/files.py reads
+them (bounded, regular files only: a 700 MB file is never read whole). Standard
+library only (and spec/cache.py and spec/files.py, themselves standard library only): `launch` reads these verdicts
 before anything heavy is imported, and `commands` writes them after a full check.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import sys
 import tempfile
 
+from ..spec import files
 from ..spec.cache import cache_folder
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -43,12 +46,13 @@ def interpreter_key() -> str:
 
 
 def _digest(path: str) -> str:
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+    return files.digest(path)  # bounded, regular files only: a 700 MB file or a FIFO is Refused (an OSError)
 
 
 def _entry(path: str, interpreter: str) -> str:
-    key = hashlib.sha256(f"{interpreter} {os.path.abspath(path)} {_digest(path)}".encode()).hexdigest()[:32]
+    # The allow-list decides which bases may be read: a verdict holds for the list it was given under.
+    allow = os.environ.get(files.ALLOW_ENV, "")
+    key = hashlib.sha256(f"{interpreter} {os.path.abspath(path)} {_digest(path)} {allow}".encode()).hexdigest()[:32]
     return os.path.join(cache_folder(), f"verdict-{key}.json")
 
 

@@ -13,15 +13,16 @@ back to the closure compiler (`H[i]`), which has the same semantics.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Callable
 
-from ..lang import boards, nodes as N
+from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import (MAX_LIST, MAX_NUMBER, RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply,
                        numbers, position_of, random_number, roll_dice)
 from ..spec.diagnostics import Diagnostic, SpecError
-from ..lang.kinds import T
-from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
+from ..lang.kinds import COLLECTIONS, T
+from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS, WORK_PER_STEP
 
 
 class EndTurn(Exception):
@@ -52,8 +53,9 @@ class PyGen:
                                    "_best_of": _best_of, "_first": _first, "_seat": _seat,
                                    "_last": last_of, "_bottom": bottom_of, "_position": position_of,
                                    "_after": after_of, "_div": divide, "_mod": modulo,
-                                   "_each": _each, "_join": join, "_mul": multiply, "_range": numbers,
+                                   "_each": _each, "_work": _work, "_join": join, "_mul": multiply, "_range": numbers,
                                    "_roll_dice": roll_dice, "_random_number": random_number,
+                                   "_takewhile": itertools.takewhile,
                                    "__builtins__": _SAFE_BUILTINS}
         self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
         self._n = 0
@@ -162,7 +164,7 @@ class PyGen:
         mapped: dict[int, str] = {}
         for frame in self.local_names:
             mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate))), default=-1) if e is not None else 0
+        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate, N.Quantifier))), default=-1) if e is not None else 0
         if not mapped and not need:
             return "L"
         pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
@@ -192,6 +194,8 @@ class PyGen:
             return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
         if kind == "board":  # the board's geometry (interpreter/lang/boards.py), from the compiler's table
             return self.k(self.comp.boards[e.ref[1]])
+        if kind == "cellname" and e.id in self.comp.boards[e.ref[1]].named:  # `a8`: the cell itself
+            return self.k(self.comp.boards[e.ref[1]].named[e.id])
         return None
 
     def x_Attr(self, e: N.Attr) -> str | None:
@@ -331,13 +335,33 @@ class PyGen:
     def x_ListLit(self, e: N.ListLit) -> str:
         return "[" + ", ".join(self.expr(x) for x in e.items) + "]"
 
+    def worked(self, e: N.Expr) -> str:
+        """A collection an expression goes through, its length charged to the step budget (limits.WORK_PER_STEP)."""
+        return self.coll(e) if _is_players(e) else f"_work(st, {self.coll(e)})"
+
     def x_Filter(self, e: N.Filter) -> str:
-        coll = self.coll(e.coll)
+        coll = self.worked(e.coll)
+        if e.stop:  # `[x in coll while cond]`: up to the first element that fails (nothing after it is looked at)
+            v = self.fresh("v")
+            self.local_names.append({e.slot: v})
+            cond = self.expr(e.cond)
+            self.local_names.pop()
+            return f"list(_takewhile(lambda {v}: {cond}, {coll}))"
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         cond = self.expr(e.cond)
         self.local_names.pop()
         return f"[{v} for {v} in {coll} if {cond}]"
+
+    def x_Quantifier(self, e: N.Quantifier) -> str:
+        coll = self.worked(e.coll)
+        v = self.fresh("v")
+        self.local_names.append({e.slot: v})
+        cond = self.expr(e.cond)
+        self.local_names.pop()
+        if e.func == "any":
+            return f"any({cond} for {v} in {coll})"  # a generator: stops at the first witness
+        return f"all({cond} for {v} in {coll})"
 
     def x_LetIn(self, e: N.LetIn) -> str:
         v = self.fresh("v")
@@ -349,7 +373,7 @@ class PyGen:
 
     def _over(self, e: N.MapList | N.Aggregate) -> tuple[str, str, str, str]:
         """A `[value for x in coll where cond]` form's parts: (element name, value, collection, ' if cond')."""
-        coll = self.coll(e.coll)
+        coll = self.worked(e.coll)
         v = self.fresh("v")
         self.local_names.append({e.slot: v})
         value = self.expr(e.value)
@@ -390,7 +414,7 @@ class PyGen:
                 if fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
                     return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
-        if op == "+" and e.left.ty in (T.ZONE,) + _COLL_TYPES:
+        if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):
             return f"_join({self.coll(e.left)}, {self.coll(e.right)})"
         if op == "*":
             # A count times a modest constant cannot grow past the limit: a plain product.
@@ -415,7 +439,7 @@ class PyGen:
                 and (e.op, c) in ((">", 0), (">=", 1), ("!=", 0), ("==", 0))):
             return None
         f = e.left.args[0]
-        if not (isinstance(f, N.Filter) and _is_players(f.coll) and isinstance(f.cond, N.Binary)
+        if not (isinstance(f, N.Filter) and not f.stop and _is_players(f.coll) and isinstance(f.cond, N.Binary)
                 and f.cond.op in (">=", ">", "<=", "<", "==")):
             return None
         v, x = f.cond.left, f.cond.right
@@ -445,8 +469,18 @@ class PyGen:
             elif p.ty in (T.CARD, T.CARDS):  # cards are marked for the seat-aware narration (runtime/redact.py)
                 parts.append(f"st.card_text({self.expr(p)}, {self.k(p.ty)})")
             else:
-                parts.append(f"st.g.show({self.expr(p)}, {self.k(p.ty)})")
+                parts.append(self._secret_hole(p, f"st.g.show({self.expr(p)}, {self.k(p.ty)})"))
         return "''.join((" + ", ".join(parts) + ",))" if parts else self.k("")
+
+    def _secret_hole(self, p: N.Expr, shown: str) -> str:
+        """A narration hole that reads hidden variables (lang/hidden.py), marked with the seats that may read
+        it, so the seat-aware narration hides it from the others (runtime/redact.py)."""
+        reads = hidden.hidden_reads(self.comp.spec, p)
+        if not reads:
+            return shown
+        rows = self.k(tuple((r.scope, r.rows) for r in reads))
+        owners = ", ".join("None" if r.owner is None else self.expr(r.owner) for r in reads)
+        return f"st.secret_text({shown}, {rows}, ({owners},))"
 
     # -- user functions and procedures ----------------------------------------------
     def function(self, name: str) -> str:
@@ -561,6 +595,12 @@ class PyGen:
             row, key = f"st.pvars[{i}]", self.expr(t.obj)
         else:
             row, key = ("st.gvars" if kind == "gvar" else "st.tvars"), str(i)
+        if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
+            owner = key if kind == "pvar" else "None"
+            return self._plain_assign(s, val, vd, row, key) + [f"if st.shown: st.conceal({self.k(scope)}, {i}, {owner})"]
+        return self._plain_assign(s, val, vd, row, key)
+
+    def _plain_assign(self, s: N.Assign, val: str, vd: Any, row: str, key: str) -> list[str]:
         r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
         new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
         lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
@@ -581,6 +621,15 @@ class PyGen:
         return lines + [f"{r}[{kk}] = {v}"]
 
     def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
+        kv, _table = self.comp.key_slots(s.target)
+        vd = self.comp.vardefs[kv.scope][kv.index]
+        lines = self._assign_keyed_value(s, val)
+        if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
+            owner = self.expr(s.target.obj.obj) if kv.scope == "player" else "None"
+            lines.append(f"if st.shown: st.conceal({self.k(kv.scope)}, {self._key_row(s.target)}, {owner})")
+        return lines
+
+    def _assign_keyed_value(self, s: N.Assign, val: str) -> list[str]:
         row, key = self._keyed(s.target)
         kv, table = self.comp.key_slots(s.target)
         vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
@@ -655,12 +704,29 @@ class PyGen:
             return ["st.skips += 1"]
         return ["st.order = -st.order"]
 
+    def s_Reveal(self, s: N.Reveal) -> list[str]:
+        owner = "None" if s.owner is None else self.expr(s.owner)
+        if not s.rows:  # one key of a keyed variable: its row
+            return [f"st.reveal({self.k(s.scope)}, ({self._key_row(s.target)},), {owner})"]
+        return [f"st.reveal({self.k(s.scope)}, {self.k(tuple(s.rows))}, {owner})"]
+
+    def _key_row(self, e: N.Index) -> str:
+        """The variable row (slot) `x[key]` of a keyed variable names."""
+        row, key = self._keyed(e)
+        return row[len("st.pvars["):-1] if e.ref[1] == "player" else key
+    # Narration runs only in a logged game: the work its expressions do is not charged to the game (a
+    # logged game and an unlogged one take the same steps), except what it would take past the budget.
+    def _uncharged(self, lines: list[str]) -> list[str]:
+        k = self.fresh("k")
+        return [f"{k} = st.steps, st.work  # narration: its work is not charged", *lines, f"st.steps, st.work = {k}"]
+
     def s_Say(self, s: N.Say) -> list[str]:
-        return ["if st.log is not None:", "    st.marking = True", f"    st.say({self.expr(s.text)})"]
+        return ["if st.log is not None:", "    st.marking = True",
+                *("    " + ln for ln in self._uncharged([f"st.say({self.expr(s.text)})"]))]
 
     def s_If(self, s: N.If) -> list[str]:
         if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
-            return ["if st.log is not None:"] + ["    " + ln for ln in self._if(s)]
+            return ["if st.log is not None:"] + ["    " + ln for ln in self._uncharged(self._if(s))]
         return self._if(s)
 
     def _if(self, s: N.If) -> list[str]:
@@ -1060,6 +1126,9 @@ class PyGen:
         out += ["        st.cur = st.pass_turn()" if self.comp.turn_order else "        st.cur = (st.cur + 1) % st.n"]
         if cy.until is not None:
             out += [f"        if {self._cond(cy.until)}:", f"            fr[1] = {int(cy.done)}", "            return None"]
+        elif cy.round_slot >= 0:  # a phase without `until`: its round ends when every player has had a turn
+            out += [f"        if st.turn - fr[2][{int(cy.round_slot)}] >= st.n:", f"            fr[1] = {int(cy.done)}",
+                    "            return None"]
         out += [f"        pc = {start}"]
         # Begin a turn: the step budget, stall detection, fresh turn variables.
         out += [f"    if pc == {start}:"]
@@ -1094,7 +1163,7 @@ class PyGen:
 
     def _loop(self, var: str, coll: N.Expr) -> list[str]:
         """`for var in coll:` with a filter's condition as an `if` inside (no list is built)."""
-        if not isinstance(coll, N.Filter):
+        if not isinstance(coll, N.Filter) or coll.stop:
             return [f"for {var} in {self.coll(coll)}:"]
         self.local_names.append({coll.slot: var})
         cond = self.expr(coll.cond)
@@ -1312,6 +1381,17 @@ def _each(st, items) -> list:
     return items
 
 
+def _work(st, items):
+    """A list an expression goes through (a filter, a mapped list, an aggregate), its length charged to the
+    step budget: a step per WORK_PER_STEP elements (lang/limits.py). Returns `items`."""
+    w = st.work + len(items)
+    if w >= WORK_PER_STEP:
+        st.spend(w // WORK_PER_STEP)
+        w %= WORK_PER_STEP
+    st.work = w
+    return items
+
+
 def _seen(cov: list, i: int, value: Any) -> Any:
     cov[i] += 1
     return value
@@ -1382,7 +1462,7 @@ def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
 _SIMPLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*(\[[0-9]+\])?$|^-?[0-9]+$")
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,
-                  "range": range, "type": type, "int": int, "Exception": Exception}
+                  "range": range, "type": type, "int": int, "Exception": Exception, "any": any, "all": all}
 
 
 def _nc():

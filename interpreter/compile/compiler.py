@@ -15,10 +15,10 @@ import operator
 from itertools import combinations
 from typing import Any, Callable
 
-from ..lang import boards, nodes as N
+from ..lang import boards, hidden, nodes as N
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
-from ..lang.kinds import T
-from .codegen import PyGen
+from ..lang.kinds import COLLECTIONS, T
+from .codegen import PyGen, _work
 from ..lang.model import Code, Spec, codes
 
 Fn = Callable[[Any, list], Any]
@@ -248,6 +248,14 @@ class Compiler:
         if kind == "board":
             board = self.boards[e.ref[1]]
             return lambda st, L: board
+        if kind == "cellname":  # a cell named as on the diagram (`a8`); a smaller board (options) may lack it
+            board = self.boards[e.ref[1]]
+            x = board.named.get(e.id)
+            if x is None:
+                def off(st, L):
+                    raise RuleError(f"cell {e.id} is off the board: {board.name} has {board.sizes()}")
+                return off
+            return lambda st, L: x
         raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> Fn:
@@ -327,8 +335,25 @@ class Compiler:
         fs = [self.cexpr(x) for x in e.items]
         return lambda st, L: [f(st, L) for f in fs]
 
+    def cworked(self, e: N.Expr) -> Fn:
+        """A collection an expression goes through, charged to the step budget as codegen's `_work` charges it."""
+        coll = self.ccoll(e)
+        if isinstance(e, N.Name) and e.ref[0] == "players":
+            return coll
+        return lambda st, L: _work(st, coll(st, L))
+
     def x_Filter(self, e: N.Filter) -> Fn:
-        coll, cond, slot = self.ccoll(e.coll), self.cexpr(e.cond), e.slot
+        coll, cond, slot = self.cworked(e.coll), self.cexpr(e.cond), e.slot
+        if e.stop:  # `[x in coll while cond]`: up to the first element that fails
+            def take(st, L):
+                out = []
+                for x in coll(st, L):
+                    L[slot] = x
+                    if not cond(st, L):
+                        break
+                    out.append(x)
+                return out
+            return take
 
         def filt(st, L):
             out = []
@@ -339,6 +364,17 @@ class Compiler:
             return out
         return filt
 
+    def x_Quantifier(self, e: N.Quantifier) -> Fn:
+        coll, cond, slot, want = self.cworked(e.coll), self.cexpr(e.cond), e.slot, e.func == "any"
+
+        def quantifier(st, L):
+            for x in coll(st, L):
+                L[slot] = x
+                if bool(cond(st, L)) is want:
+                    return want  # the first witness (any) or counter-example (all) decides
+            return not want
+        return quantifier
+
     def x_LetIn(self, e: N.LetIn) -> Fn:
         value, body, slot = self.cexpr(e.value), self.cexpr(e.body), e.slot
 
@@ -348,7 +384,7 @@ class Compiler:
         return let_in
 
     def x_MapList(self, e: N.MapList) -> Fn:
-        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        coll, value, slot = self.cworked(e.coll), self.cexpr(e.value), e.slot
         cond = self.cexpr(e.cond) if e.cond is not None else None
 
         def mapped(st, L):
@@ -361,7 +397,7 @@ class Compiler:
         return mapped
 
     def x_Aggregate(self, e: N.Aggregate) -> Fn:
-        coll, value, slot = self.ccoll(e.coll), self.cexpr(e.value), e.slot
+        coll, value, slot = self.cworked(e.coll), self.cexpr(e.value), e.slot
         cond = self.cexpr(e.cond) if e.cond is not None else None
         func = e.func
 
@@ -396,7 +432,7 @@ class Compiler:
             return lambda st, L: a(st, L) and b(st, L)
         if op == "or":
             return lambda st, L: a(st, L) or b(st, L)
-        if op == "+" and e.left.ty in (T.ZONE, T.CARDS, T.PLAYERS, T.STRS, T.INTS):
+        if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):  # lists and zones; `[] + [c]` too
             la, lb = self.ccoll(e.left), self.ccoll(e.right)
             return lambda st, L: join(la(st, L), lb(st, L))
         if op == "*":
@@ -434,11 +470,21 @@ class Compiler:
             elif p.ty is T.ZONE:  # a zone is shown as the cards in it
                 parts.append((self.ccoll(p), T.CARDS))
             else:
-                parts.append((self.cexpr(p), p.ty))
+                reads = hidden.hidden_reads(self.spec, p)
+                if reads:  # marked with the seats that may read it (runtime/redact.py)
+                    parts.append((self._secret_hole(self.cexpr(p), p.ty, reads), T.STR))
+                else:
+                    parts.append((self.cexpr(p), p.ty))
 
         def render(st, L):
             return "".join(p if isinstance(p, str) else st.card_text(p[0](st, L), p[1]) for p in parts)
         return render
+
+    def _secret_hole(self, f: Fn, ty: T, reads: list) -> Fn:
+        rows = tuple((r.scope, r.rows) for r in reads)
+        owners = [None if r.owner is None else self.cexpr(r.owner) for r in reads]
+        return lambda st, L: st.secret_text(st.g.show(f(st, L), ty), rows,
+                                            tuple(None if o is None else o(st, L) for o in owners))
 
     # -- keyed variables (`keys:`): one plain variable slot per key ---------------
     def key_slots(self, e: N.Index) -> tuple[Any, dict]:

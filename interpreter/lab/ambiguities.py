@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from . import paired, settings as S, verdicts as V
 from .runner import GameSpec, summaries
@@ -139,18 +139,24 @@ def _reading_hits(arm: Arm, game_points: list, ambiguity: str) -> int:
     return sum(h for (kind, what, _span), h in zip(game_points, arm.hits) if kind == "reading" and what == ambiguity)
 
 
-def baseline_summary(results: list[tuple], players: int) -> dict:
+def baseline_summary(results: list[tuple], players: int, teams: Any = None) -> dict:
+    """Counts of an arm's games; in a game of sides (`teams`, lang/teams.TeamsDef) each side's win share too."""
     finished = [r for r in results if r[0] == paired.FINISHED]
     turns = sorted(r[2] for r in finished)
     wins = [0.0] * players
     for r in finished:
         for w in r[1]:
             wins[w] += 1 / len(r[1])
-    return {"games": len(results), "finished": len(finished),
-            "stalled": sum(r[0] == paired.STALLED for r in results),
-            "errors": sum(r[0] not in (paired.FINISHED, paired.STALLED) for r in results),
-            "turns_mean": round(sum(turns) / len(turns), 2) if turns else 0,
-            "wins": [round(w / max(len(finished), 1), 4) for w in wins]}
+    out = {"games": len(results), "finished": len(finished),
+           "stalled": sum(r[0] == paired.STALLED for r in results),
+           "errors": sum(r[0] not in (paired.FINISHED, paired.STALLED) for r in results),
+           "turns_mean": round(sum(turns) / len(turns), 2) if turns else 0,
+           "wins": [round(w / max(len(finished), 1), 4) for w in wins]}
+    if teams is not None:  # a side wins together: its share is its seats' shares added up
+        out["side_wins"] = [{"name": teams.name(k), "seats": [p + 1 for p in side],
+                             "wins": round(sum(wins[p] for p in side) / max(len(finished), 1), 4)}
+                            for k, side in enumerate(teams.sides(players))]
+    return out
 
 
 def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
@@ -170,9 +176,9 @@ def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
 
 
 def judged(base: list[tuple], other: list[tuple], players: int, level: float, extra: list[str],
-           margins: Mapping[str, float], t_star: float | None) -> list[paired.Interval]:
-    """Paired intervals of other - base, each judged against its margin."""
-    ivs = paired.compare(base, other, players, level, extra, t_star)
+           margins: Mapping[str, float], t_star: float | None, teams: Any = None) -> list[paired.Interval]:
+    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides)."""
+    ivs = paired.compare(base, other, players, level, extra, t_star, teams)
     for iv in ivs:
         iv.judge(margins.get(S.margin_key(iv.measure), 0.0))
     return ivs
@@ -259,7 +265,8 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
 
     def intervals() -> list[list[paired.Interval]]:
         m = resolved()
-        return [judged(base.results, arm.results, players, level, extra, m, t_star) for _, _, arm in wanted]
+        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+                for _, _, arm in wanted]
 
     def all_decided() -> bool:
         if not points:
@@ -284,7 +291,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = judged(base.results, arm.results, players, level, extra, m, t_star)
+            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
                         contradicts_text=interp in a.contradicts_text,
@@ -299,7 +306,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
                                        verdict, max((r.impact for r in readings), default=0.0), need))
     results.sort(key=lambda r: (V.ORDER[r.verdict], -r.impact, r.name))
     mode = "sequential" if until_decided else "precision" if precision is not None else "fixed"
-    return LabReport(path, players, seed, played, baseline_summary(base.results, players), results, level,
+    return LabReport(path, players, seed, played, baseline_summary(base.results, players, spec.teams), results, level,
                      S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
                      time.perf_counter() - t0, engine, engine_note)
 

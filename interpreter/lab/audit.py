@@ -8,6 +8,10 @@ Owns two findings that need no game to be played:
   list bullets normalised, "..." may leave words out);
 - W522, an ambiguity whose default has no `why` (a reading taken without
   saying so);
+- W523, an action whose `when:` reads cards the acting seat may not see (a
+  hidden zone, another seat's hand) for more than their number: whether the
+  action is offered then tells that seat what it cannot see, and `why` (the
+  terminal's and the table's) will not show those values (`reads_hidden`);
 - W521, narration that shows hidden content it cannot redact: a `say`, an
   option label or a prompt with a `{...}` hole that reads cards of a zone some
   seat may not see (visibility `hidden` or `owner`) and shows something other
@@ -32,7 +36,53 @@ _PUBLIC_OF_A_ZONE = {"count", "empty"}  # what every seat may know of any zone
 
 
 def audit(spec: Spec) -> list[Diagnostic]:
-    return misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec)
+    from .leaks import leak_findings  # hidden values stored where every seat reads them (W530-W532)
+    return (misquote_findings(spec) + hidden_hole_findings(spec) + unexplained_default_findings(spec)
+            + hidden_condition_findings(spec) + leak_findings(spec))
+
+
+def reads_hidden(e: N.Node, spec: Spec, depth: int = 0) -> N.Node | None:
+    """The first reference under `e` to cards the seat whose turn it is may not see, read for more than
+    their number: a zone of visibility `hidden`, or an `owner` zone that is not `me`'s own (through the
+    spec's own functions too). None when `e` reads only what that seat may see."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, N.Call) and n.func in _PUBLIC_OF_A_ZONE:
+            continue
+        if isinstance(n, N.Call) and n.func in spec.functions and depth < 8:
+            body = spec.functions[n.func].value
+            if body is not None and body.ast is not None and reads_hidden(body.ast, spec, depth + 1) is not None:
+                return n
+        name = n.name if isinstance(n, N.Attr) else n.id if isinstance(n, N.Name) else None
+        z = spec.zones.get(name) if getattr(n, "ty", None) is T.ZONE and isinstance(name, str) else None
+        if z is not None and z.visibility != "public":
+            own = (z.visibility == "owner" and isinstance(n, N.Attr) and isinstance(n.obj, N.Name)
+                   and n.obj.ref is not None and n.obj.ref[0] == "me")
+            if not own:
+                return n
+        stack.extend(_kids(n))
+    return None
+
+
+def hidden_condition_findings(spec: Spec) -> list[Diagnostic]:
+    """W523: an action's `when:` that reads what the acting seat may not see."""
+    out = []
+    for a in spec.actions.values():
+        if a.when is None or a.when.ast is None:
+            continue
+        found = reads_hidden(a.when.ast, spec)
+        if found is None:
+            continue
+        shown = a.when.text.value[found.pos[0]:found.pos[1]].strip() if found.pos else ""
+        span = a.when.text.locate(*found.pos) if found.pos else a.when.span
+        out.append(Diagnostic(
+            "W523", f"the `when:` of action '{a.name}' reads the cards of `{shown}`, which the acting player "
+                    "may not see",
+            span, severity=Severity.WARNING,
+            hint="whether the action is offered tells the player what is hidden (and `why` will not show "
+                 "those values): decide on what the player may see, or check it in `do:`"))
+    return out
 
 
 def unexplained_default_findings(spec: Spec) -> list[Diagnostic]:

@@ -94,9 +94,7 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
         gs = GameSpec(p, opts, reads, game.budget, dict(seats))
         t0 = time.perf_counter()
         res, _ = summaries(gs, players, seed, 0, games, workers, game=game)
-        stats = Stats(players)
-        stats.measure_names = list(s.measures)
-        stats.measure_labels = [m.label for m in s.measures.values()]
+        stats = Stats.for_game(game, players)
         for r in res:
             stats.add(r)
         stats.seconds = time.perf_counter() - t0
@@ -112,7 +110,7 @@ def compare(paths: list[str], players: int, games: int, seed: int, workers: int 
         a = [r[:7] + (tuple(r[7][base_names.index(n)] for n in shared),) for r in base]
         b = [r[:7] + (tuple(r[7][names.index(n)] for n in shared),) for r in res]
         resolved = S.resolve(wanted_margins, base_means(a, shared))
-        iv = judged(a, b, players, 0.95, shared, resolved, None)
+        iv = judged(a, b, players, 0.95, shared, resolved, None, specs[0].teams)  # wins by side in a game of sides
         col["verdict"], col["games_to_decide"] = paired.verdict(iv, True)
         col["differences"] = [i.as_dict() for i in iv]
     resolved = S.resolve(wanted_margins, base_means(base, base_names))
@@ -137,6 +135,10 @@ def rows(columns: list[dict]) -> list[Row]:
     for i in range(seats):
         out.append(Row(f"wins P{i + 1}", [c["wins"][i] if i < len(c["wins"]) else None for c in columns], "share",
                        [c["wins_ci95"][i] if i < len(c["wins"]) else None for c in columns]))
+    for k, side in enumerate(columns[0].get("sides") or []):  # a game of sides: who wins is a side
+        got = [c["sides"][k] if k < len(c.get("sides") or []) else None for c in columns]
+        out.append(Row(f"wins {side['name']}", [g["wins"] if g else None for g in got], "share",
+                       [g["wins_ci95"] if g else None for g in got]))
     if any(c["margin"]["mean"] is not None for c in columns):
         out.append(Row("winning margin (mean)", [c["margin"]["mean"] for c in columns], "num",
                        [c["margin"]["ci95"] for c in columns]))

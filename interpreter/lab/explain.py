@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..lang import boards
 from ..lang.decks import describe_count
 from ..lang.model import Code, Spec
-from .trace import rulebook_path, trace
+from .trace import rulebook_path, rulebook_problem, trace
 
 
 def _code(c: Code | None) -> str:
@@ -60,6 +60,16 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
         out.append(f"Rulebook: *{rb.get('title', '?')}*" + (f", {rb['publisher']}" if rb.get("publisher") else "")
                    + (f" ({rb['year']})" if rb.get("year") else "") + ".\n")
     out.append(f"Players: {spec.min_players} to {spec.max_players}.\n")
+    if spec.teams is not None:  # partnerships (lang/teams.py)
+        sides = spec.teams.sides(spec.max_players)
+        out.append("Sides: " + "; ".join(f"{spec.teams.name(k)} (seats {', '.join(str(p + 1) for p in side)})"
+                                         for k, side in enumerate(sides)) + ".\n")
+    secrets = [f"`{v.name}` ({v.visible})" for scope in ("global", "player") for v in spec.vars[scope].values()
+               if v.visible != "public" and v.key is None] + \
+        [f"`{kv.name}` ({spec.vars[kv.scope][f'{kv.name}[{kv.keys[0]}]'].visible})" for scope in ("global", "player")
+         for kv in spec.keyed[scope].values() if spec.vars[kv.scope][f"{kv.name}[{kv.keys[0]}]"].visible != "public"]
+    if secrets:  # secrets that are not cards (lang/hidden.py)
+        out.append("Hidden variables: " + ", ".join(secrets) + ".\n")
     out.append("## Components\n")
     comps = d.get("components") or {}  # a game without cards has none
     decls = comps.get("cards") or {}
@@ -88,10 +98,16 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
     out.append("\n## Turn\n")
     out.append(_quote(d["flow"].get("rule")))
     for name, a in spec.actions.items():
-        out.append(f"### Action: {a.label}\n")
+        out.append(f"### Action: {a.label if a.label != name and '{' not in a.label else name}\n")
+        if "{" in a.label:
+            out.append(f"Shown as `{a.label}`.\n")
         out.append(_quote(a.rule))
         if a.when:
             out.append(f"Allowed when: {_code(a.when)}\n")
+        for k, (pname, pcode) in enumerate(a.params.items()):  # a move with two ends: the second from the first
+            src = pcode.text.value.strip() if pcode is not None else "?"
+            out.append(f"{'Chooses' if k == 0 else 'then'} `{pname}` from `{src}`"
+                       + (".\n" if k == len(a.params) - 1 else ","))
         out.append(_code(a.do))
     for name, p in spec.procedures.items():
         out.append(f"### {name}\n")
@@ -132,6 +148,9 @@ def explain(spec: Spec, verdicts: dict[str, tuple[str, dict[str, str]]] | None =
 def _traceability(spec: Spec) -> list[str]:
     paras = trace(spec)
     if paras is None:
+        problem = rulebook_problem(spec)
+        if problem:
+            return ["\n## Traceability\n", f"The rulebook text `{spec.rulebook.get('source')}` is not read: {problem}."]
         return ["\n## Traceability\n", "The spec names no rulebook text (`game.rulebook.source`)."]
     counts = {"encoded": 0, "flavour": 0, "noted": 0, "not encoded": 0}
     for p in paras:

@@ -106,7 +106,10 @@ def _examples_reach(spec, path: str, guards: Guards, guarded: frozenset[str]) ->
         key = repr((sorted(ex.options.items()), sorted(ex.readings.items())))
         try:
             game = games.get(key) or games.setdefault(key, load_game(path, ex.options, ex.readings, coverage=True))
-            before = game.hits[:]
+        except Exception:  # options or readings the spec does not have: `rulewright test` says so
+            continue
+        before = game.hits[:]
+        try:
             hook = _given(game, ex)
             st = game.new_game(ex.players or max(spec.min_players, 2), ex.seed, hook=hook,
                                prepare=_prepare(game, ex))
@@ -141,7 +144,7 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
     where = spec.doc.span(("flow",), key=True)
     game = load_game(path, options, readings, coverage=True)
     out = list(static) + audit(spec)
-    stalls: dict[str, list[tuple[int, str, str]]] = {}
+    stalls: dict[str, list[tuple[int, str, str, str]]] = {}  # reason -> (seed, agent, position, command)
     errors: dict[str, list[tuple[int, str]]] = {}
     guarded = frozenset(n for n, a in spec.actions.items() if a.when is not None and a.when.ast is not None)
     guards = Guards()
@@ -153,19 +156,24 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
         st = _play(game, players, s, None if name == "random" else dict.fromkeys(range(players), name),
                    guards, guarded)
         if st.status is Status.STALLED:
-            stalls.setdefault(st.reason or "?", []).append((s, name, _position(st)))
+            stalls.setdefault(st.reason or "?", []).append(
+                (s, name, _position(st), _command(path, players, s, name, options, readings)))
         elif st.status is Status.ERROR:
             errors.setdefault(st.reason or "?", []).append((s, name))
+    n_other = max(1, games // 10) if other_games is None else other_games
     games = len(runs)
-    # Every other reading and option value, one at a time: where else each point runs.
+    # Every other reading, option value and player count, one at a time: where else each point runs.
     elsewhere: dict[tuple, str] = {}  # point -> the first flag under which it ran
     tried = 0
-    n_other = max(1, games // 10) if other_games is None else other_games
     start = len(runs)
     for opts, reads, n, flag in _others(spec, options, readings, players) if n_other else []:
         other = load_game(path, opts, reads, coverage=True)
         for j in range(n_other):
-            _play(other, n, game_seed(seed, start + j), None, guards, guarded)
+            s = game_seed(seed, start + j)
+            st = _play(other, n, s, None, guards, guarded)
+            if st.status is Status.STALLED:  # a stall under another reading is a finding too
+                stalls.setdefault(st.reason or "?", []).append(
+                    (s, "random", _position(st), _command(path, n, s, "random", opts, reads)))
         start += n_other
         tried += n_other
         for (kind, what, span), h in zip(other.points, other.hits):
@@ -224,10 +232,10 @@ def lint(path: str, players: int, games: int, seed: int, options: dict, readings
                      "example of that situation",
                 severity=Severity.WARNING))
     for reason, found in stalls.items():
-        s, name, position = found[0]
-        out.append(Diagnostic("W510", f"{len(found)} of {games} games stalled: {reason}", where,
-                              hint=f"reproduce: {_command(path, players, s, name, options, readings)}",
-                              note=f"position: {position}", severity=Severity.WARNING))
+        s, name, position, command = found[0]
+        out.append(Diagnostic("W510", f"{len(found)} of {games + tried} games stalled: {reason}", where,
+                              hint=f"reproduce: {command}", note=f"position: {position}",
+                              severity=Severity.WARNING))
     for reason, seeds in errors.items():
         s, name = seeds[0]
         agents = None if name == "random" else dict.fromkeys(range(players), name)

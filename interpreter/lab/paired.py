@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import verdicts as V
 
@@ -98,19 +98,25 @@ def _margin(summary: tuple) -> float | None:
 winning_margin = _margin  # the first score minus the second, of a finished game (None without scores)
 
 
-def measures(players: int, extra: Sequence[str] = ()) -> list[str]:
-    return ["turns"] + [f"win P{k + 1}" for k in range(players)] + ["stalled", "errors", "margin"] + list(extra)
+def measures(players: int, extra: Sequence[str] = (), sides: Sequence[str] = ()) -> list[str]:
+    """The measures compared: in a game of sides (`sides`: their names) a win is a side's, so the wins are
+    by side (partners' win shares are the same: measuring each seat would only widen every interval)."""
+    wins = [f"win {name}" for name in sides] if sides else [f"win P{k + 1}" for k in range(players)]
+    return ["turns"] + wins + ["stalled", "errors", "margin"] + list(extra)
 
 
 def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: float = 0.95,
-            extra: Sequence[str] = (), t_star: float | None = None) -> list[Interval]:
+            extra: Sequence[str] = (), t_star: float | None = None, teams: Any = None) -> list[Interval]:
     """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order.
 
     `extra` names the spec's own measures (a summary's 8th field), compared over games both sides finished.
     `t_star`: give confidence sequences (valid however often the games are looked at) tightest near that
     many games, instead of fixed-sample intervals.
+    `teams`: a game of sides (lang/teams.TeamsDef): the wins are compared by side.
     """
-    names = measures(players, extra)
+    sides = teams.sides(players) if teams is not None else []
+    side_names = [teams.name(k) for k in range(len(sides))] if sides else []
+    names = measures(players, extra, side_names)
     alpha = (1 - level) / len(names)
     identical = len(base) == len(other) and all(a == b for a, b in zip(base, other))
     diffs: dict[str, list[float]] = {m: [] for m in names}
@@ -124,8 +130,12 @@ def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: 
             if ma is not None and mb is not None:
                 diffs["margin"].append(mb - ma)
         wa, wb = _wins(a, players), _wins(b, players)
-        for k in range(players):
-            diffs[f"win P{k + 1}"].append(wb[k] - wa[k])
+        if sides:  # a side's credit: its seats' together
+            for name, side in zip(side_names, sides):
+                diffs[f"win {name}"].append(sum(wb[p] for p in side) - sum(wa[p] for p in side))
+        else:
+            for k in range(players):
+                diffs[f"win P{k + 1}"].append(wb[k] - wa[k])
         diffs["stalled"].append((b[0] == STALLED) - (a[0] == STALLED))
         diffs["errors"].append((b[0] not in (FINISHED, STALLED)) - (a[0] not in (FINISHED, STALLED)))
     out = []

@@ -154,7 +154,9 @@ def _lab_html(plt, rep, directory: str, names: list[str], anchor: str, prefix: s
              f"<p>{rep.games:,} games per interpretation ({how}); {rep.players} players, master seed {rep.seed}; "
              f"the same seeds for every interpretation; {rep.seconds:.1f} s. Intervals: {rep.level:.0%}, "
              f"Bonferroni-corrected over the measures of each comparison. Default readings: {b['finished']} "
-             f"finished, {b['stalled']} stalled, {b['turns_mean']} turns on average.</p>",
+             f"finished, {b['stalled']} stalled, {b['turns_mean']} turns on average"
+             + ("; wins by side: " + ", ".join(f"{esc(s['name'])} {s['wins']:.1%}" for s in b["side_wins"])
+                if b.get("side_wins") else "") + ".</p>",
              "<table><tr><th>ambiguity</th><th>verdict</th><th>games to decide</th><th>impact</th>"
              "<th>default</th></tr>"]
     for a in rep.ambiguities:

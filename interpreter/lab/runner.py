@@ -72,8 +72,9 @@ def _summary(st, measures: tuple = ()) -> tuple:
     """One finished game in a sweep (what its `Result` would say, without copying its choices); `measures`
     (last, so readers by position are unaffected) are the spec's measures."""
     i = st.g.score_idx
-    return (str(st.status), tuple(st.winners), st.turn, st.decisions, None if i is None else tuple(st.pvars[i]),
-            st.reason, st.seed, measures)
+    sides = st.side_scores()  # a game of sides scores by side: the winning margin is between sides
+    scores = None if i is None else tuple(sides) if sides is not None else tuple(st.pvars[i])
+    return (str(st.status), tuple(st.winners), st.turn, st.decisions, scores, st.reason, st.seed, measures)
 
 
 @dataclass(slots=True)
@@ -82,7 +83,9 @@ class Stats:
 
     A shared win (k winners) credits each winner 1/k of a win, so the seats' win shares add up to the share of
     finished games somebody won; `draws` counts the finished games with a shared win and `no_winner` those
-    nobody won.
+    nobody won. In a game of sides (`game.teams`, `for_game` sets `sides`) a win is a side's: `side_wins`
+    credits each of k winning sides 1/k, and `draws` counts the games two or more sides won together (the
+    seats of one side winning together is no draw).
     """
     players: int
     games: int = 0
@@ -107,8 +110,26 @@ class Stats:
     wins_sq: list[float] = field(default_factory=list)  # per seat, of the per-game win credit
     margin_sq: float = 0.0
     measure_sqs: list[float] = field(default_factory=list)
-    draws: int = 0  # finished games won by two or more seats together
+    draws: int = 0  # finished games won by two or more seats together (sides, in a game of sides)
     no_winner: int = 0  # finished games nobody won
+    sides: list[list[int]] = field(default_factory=list)  # a game of sides: each side's seats (0-based)
+    side_names: list[str] = field(default_factory=list)
+    side_wins: list[float] = field(default_factory=list)
+    side_wins_sq: list[float] = field(default_factory=list)
+
+    @classmethod
+    def for_game(cls, game: Game, players: int) -> "Stats":
+        """Empty statistics for games of `game` with `players` players (its sides and measures known)."""
+        stats = cls(players)
+        spec = game.spec
+        stats.measure_names = list(spec.measures)
+        stats.measure_labels = [m.label for m in spec.measures.values()]
+        if spec.teams is not None:
+            stats.sides = game.sides(players)
+            stats.side_names = [spec.teams.name(k) for k in range(len(stats.sides))]
+            stats.side_wins = [0.0] * len(stats.sides)
+            stats.side_wins_sq = [0.0] * len(stats.sides)
+        return stats
 
     def add(self, s: tuple) -> None:
         status, winners, turns, decisions, scores, reason, seed = s[:7]
@@ -126,7 +147,11 @@ class Stats:
             for w in winners:
                 self.wins[w] += 1 / len(winners)
                 self.wins_sq[w] += 1 / len(winners) ** 2
-            if len(winners) > 1:
+            won = [k for k, side in enumerate(self.sides) if any(w in side for w in winners)]
+            for k in won:
+                self.side_wins[k] += 1 / len(won)
+                self.side_wins_sq[k] += 1 / len(won) ** 2
+            if (len(won) if self.sides else len(winners)) > 1:
                 self.draws += 1
             elif not winners:
                 self.no_winner += 1
@@ -195,6 +220,11 @@ class Stats:
             "wins_ci95": [e["ci95"] for e in wins_est],
             "draws": self.draws, "no_winner": self.no_winner,
             "wins_credit": "a shared win credits each of its k winners 1/k; shares are of finished games",
+            **({"sides": [{"name": name, "seats": [p + 1 for p in side], "wins": w / finished,
+                           "wins_se": e["se"], "wins_ci95": e["ci95"]}
+                          for name, side, w, e in zip(self.side_names, self.sides, self.side_wins,
+                                                      [share_estimate(w, self.finished) for w in self.side_wins])],
+                "draws_are": "finished games two or more sides won together"} if self.sides else {}),
             "stalled_rate": share_estimate(self.stalled, self.games),
             "errors_rate": share_estimate(self.errors, self.games),
             "decisions_per_game": self.decisions / max(self.games, 1),
@@ -324,10 +354,7 @@ def _map(tasks: list, workers: int) -> Iterable:
 def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
           progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
     """Play `games` games; results are independent of `workers`."""
-    stats = Stats(players)
-    spec = (game or gs.load()).spec
-    stats.measure_names = list(spec.measures)
-    stats.measure_labels = [m.label for m in spec.measures.values()]
+    stats = Stats.for_game(game or gs.load(), players)
     t0 = time.perf_counter()
     if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
         from ..kernel.agents import search_kernel_for, searching

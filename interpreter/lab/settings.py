@@ -32,8 +32,8 @@ class SettingsError(ValueError):
 
 
 def margin_key(measure: str) -> str:
-    """The margin name a measured difference falls under (`win P3` -> `wins`)."""
-    return "wins" if measure.startswith("win P") else measure
+    """The margin name a measured difference falls under (`win P3`, `win North-South` -> `wins`)."""
+    return "wins" if measure.startswith("win ") else measure
 
 
 def margins_for(spec, given: Mapping[str, str] | None = None) -> dict[str, Margin]:

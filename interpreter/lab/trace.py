@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..lang.model import Spec
+from ..spec import files
 
 _WS = re.compile(r"\s+")
 _MIN_FRAGMENT = 8
@@ -97,17 +98,44 @@ def _meaningful(frag: str, normed: list[str]) -> bool:
 
 def rulebook_path(spec: Spec) -> str | None:
     src = spec.rulebook.get("source")
-    if not src:
+    if not src or not isinstance(src, str):
         return None
     return os.path.normpath(os.path.join(os.path.dirname(spec.doc.path), src))
 
 
-def trace(spec: Spec) -> list[Paragraph] | None:
+def _rulebook(spec: Spec) -> tuple[str | None, str | None]:
+    """(the text of the rulebook the spec names, why it is not read): a .txt or .md file in the spec's
+    folder or project (or RULEWRIGHT_ALLOW), a regular file of at most MAX_RULEBOOK_BYTES (spec/files.py)."""
     path = rulebook_path(spec)
-    if path is None or not os.path.exists(path):
+    if path is None:
+        return None, None
+    problem = files.named_file_problem(path, files.allowed_folders(os.path.dirname(os.path.abspath(spec.doc.path))),
+                                       files.RULEBOOK_SUFFIXES)
+    if problem:
+        return None, problem
+    if not os.path.exists(path):
+        return None, None
+    try:
+        return files.read_text(path, files.MAX_RULEBOOK_BYTES, "rulebook"), None
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+
+
+def rulebook_problem(spec: Spec) -> str | None:
+    """Why the rulebook text the spec names is not read, or None (also when it names none)."""
+    return _rulebook(spec)[1]
+
+
+def rulebook_text(spec: Spec) -> str | None:
+    """The text of the rulebook the spec names, if it may be read; None otherwise (rulebook_problem says why)."""
+    return _rulebook(spec)[0]
+
+
+def trace(spec: Spec) -> list[Paragraph] | None:
+    text = rulebook_text(spec)
+    if text is None:
         return None
-    with open(path, encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
+    lines = text.splitlines()
     paras = [Paragraph(i + 1, ln.strip()) for i, ln in enumerate(lines) if _WORD.search(ln)]
     normed = [_norm(p.text) for p in paras]
     whole = " \n ".join(normed)
@@ -176,11 +204,10 @@ def misquotes(spec: Spec) -> list[tuple[tuple, str, str]] | None:
     A quote may leave words out with "..." (each piece must occur, in any order: a rule may cite
     sentences of several paragraphs); the flavour list is checked too. None when the spec names
     no rulebook text."""
-    path = rulebook_path(spec)
-    if path is None or not os.path.exists(path):
+    raw = rulebook_text(spec)
+    if raw is None:
         return None
-    with open(path, encoding="utf-8") as fh:
-        text = _flat(_BULLET.sub(" ", fh.read()))
+    text = _flat(_BULLET.sub(" ", raw))
     out = []
     found = list(_quotes_at(spec.doc.data))
     flavour = spec.rulebook.get("flavour") or []

@@ -9,3 +9,4 @@ Its product is a checked `Spec`; it runs nothing. May import `spec` and lark.
 # boards.py is imported (it builds on builtins.Builtin), so the package imports it before any caller
 # can read the table.
 from . import boards as _boards  # noqa: E402,F401
+from . import hidden as _hidden, teams as _teams  # noqa: E402,F401  (secret dice; sides: partner, team ...)

@@ -4,7 +4,9 @@ Owns the whole concept, so that the checker and the compilers only hook in:
 - the declaration: `grid: {rows: 6, columns: 7}`, each size a number (1 to 26) or an expression of
   game options (`option.size + 1`), folded here without evaluating spec text as Python;
 - cell names: column letter and row number, `a1` the top left cell (row 1 is the top row, as a page
-  is read; "down" goes to higher rows), so logs and option labels read like a rulebook's diagram;
+  is read; "down" goes to higher rows), or with `origin: bottom` the bottom left one (chess and
+  checkers notation), so logs and option labels read like a rulebook's diagram;
+- each seat's forward direction (`forward: [down, up]`, read as `forward(board, p)`);
 - the run-time geometry (`Board`, `Cell`): the cells row by row, with each cell's steps in the eight
   directions precomputed, so neighbours and lines never produce a cell off the board;
 - the board builtins (`cells`, `cell`, `on_board`, `neighbours`, `diagonals`, `step`, `can_step`,
@@ -20,6 +22,7 @@ observation for learning agents (boards are ordinary variable slots, observed li
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Iterator
 
 from . import nodes as N
@@ -89,7 +92,12 @@ def option_settings(spec_options: dict, size: Any) -> Iterator[dict[str, Any]]:
 
 def _field(option: Any, name: str) -> Any:
     """An option's `values`/`default`, from its OptionDef or (while the model is built) its YAML."""
-    return option.get(name) if isinstance(option, dict) else getattr(option, name)
+    if isinstance(option, dict):
+        if name == "values":
+            from .model import option_values
+            return option_values(option.get("values"))
+        return option.get(name)
+    return getattr(option, name)
 
 
 def largest(size: Any, spec_options: dict, constants: dict[str, Any]) -> int:
@@ -100,14 +108,21 @@ def largest(size: Any, spec_options: dict, constants: dict[str, Any]) -> int:
 
 
 # -- run time --------------------------------------------------------------------------------------
-class Cell:
-    """One cell of one board: shown as its name (`c3`); equal only to the same cell of the same board."""
-    __slots__ = ("board", "row", "column", "name", "index", "_hash")
+class Cell(str):
+    """One cell of one board: shown as its name (`c3`); equal only to the same cell of the same board.
+    `row` is the row as the board numbers it (from the bottom on a board with `origin: bottom`).
 
-    def __init__(self, board: "Board", row: int, column: int, index: int):
+    A cell is a text (its name) to everything outside the rules, so a variable holding one (`type: cell`)
+    is shown, logged and sent to the table as `c3` with no conversion; inside the rules it compares, hashes
+    and sorts as a cell of its board (a plain text never equals it there: the checker keeps kinds apart)."""
+
+    def __new__(cls, board: "Board", row: int, column: int, index: int, order: int | None = None) -> "Cell":
+        self = super().__new__(cls, cell_name(row, column))
         self.board, self.row, self.column, self.index = board, row, column, index
-        self.name = cell_name(row, column)
-        self._hash = board.order * 1024 + index  # an int, so sets and dicts of cells iterate the same every run
+        self.name = str.__str__(self)
+        # an int, so sets and dicts of cells iterate the same every run
+        self._hash = (board.order if order is None else order) * 1024 + index
+        return self
 
     def __str__(self) -> str:
         return self.name
@@ -121,20 +136,34 @@ class Cell:
         return self is other or (isinstance(other, Cell) and other._hash == self._hash
                                  and other.board.name == self.board.name)
 
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
     def __lt__(self, other: "Cell") -> bool:
         return self._hash < other._hash
 
+    def __getnewargs__(self):  # a pickle or a copy makes the cell again (its board may not be filled in yet)
+        return self.board, self.row, self.column, self.index, self._hash // 1024
+
 
 class Board:
-    """A board as one game (its options) has it: every cell made once, steps precomputed."""
+    """A board as one game (its options) has it: every cell made once, steps precomputed.
 
-    def __init__(self, name: str, label: str, rows: int, columns: int, order: int):
+    The cells are made in reading order, the top row of the diagram first; `origin: bottom` only numbers
+    the rows from the bottom (chess's and checkers' notation), so directions stay as the diagram is drawn.
+    `forward` is each seat's forward direction (`forward: [down, up]`), empty when the board has none."""
+
+    def __init__(self, name: str, label: str, rows: int, columns: int, order: int, origin: str = "top",
+                 forward: tuple[str, ...] = ()):
         self.name, self.label, self.rows, self.columns, self.order = name, label, rows, columns, order
-        self.cells = tuple(Cell(self, r, c, i) for i, (r, c) in
+        self.origin, self.forward = origin, tuple(forward)
+        shown = (lambda r: r) if origin == "top" else (lambda r: rows + 1 - r)  # a row of the diagram as numbered
+        self.cells = tuple(Cell(self, shown(r), c, i) for i, (r, c) in
                            enumerate((r, c) for r in range(1, rows + 1) for c in range(1, columns + 1)))
         self.at = {(x.row, x.column): x for x in self.cells}
         self.named = {x.name: x for x in self.cells}
-        self.steps = {d: tuple(self.at.get((x.row + dr, x.column + dc)) for x in self.cells)
+        drawn = {(shown(x.row), x.column): x for x in self.cells}  # the diagram's rows, top first
+        self.steps = {d: tuple(drawn.get((shown(x.row) + dr, x.column + dc)) for x in self.cells)
                       for d, (dr, dc) in DIRECTIONS.items()}
         self.orthogonal = tuple(tuple(y for d in ORTHOGONAL if (y := self.steps[d][x.index]) is not None)
                                 for x in self.cells)
@@ -160,7 +189,8 @@ def boards_for(spec: Any, options: dict[str, Any]) -> dict[str, Board]:
     for i, b in enumerate(spec.boards.values()):
         rows = size_of(b.rows, options, spec.constants) or 1
         columns = size_of(b.columns, options, spec.constants) or 1
-        out[b.name] = Board(b.name, b.label, max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, columns)), i)
+        out[b.name] = Board(b.name, b.label, max(1, min(MAX_SIDE, rows)), max(1, min(MAX_SIDE, columns)), i,
+                            b.origin, b.forward)
     return out
 
 
@@ -227,6 +257,16 @@ def step_at(steps: tuple, x: Cell, d: str) -> Cell:
     return y
 
 
+def forward_of(board: Board, seat: int) -> str:
+    """The direction a seat (from 0) plays forward on a board (`forward: [down, up]`)."""
+    if not board.forward:
+        raise RuleError(f"board '{board.name}' gives no forward direction (`forward:` in its declaration)")
+    if seat >= len(board.forward):
+        raise RuleError(f"board '{board.name}' gives a forward direction for {len(board.forward)} seat(s), "
+                        f"not for seat {seat + 1}")
+    return board.forward[seat]
+
+
 def slot_row(board: Board, table: dict) -> tuple:
     """A `cells:` variable's slots by cell index (generated code reads `row[c.index]`)."""
     return tuple(table[c] for c in board.cells)
@@ -250,7 +290,7 @@ def codegen_call(gen: Any, name: str, args: list) -> str | None:
 CODEGEN = {"cells": ("_b_cells", cells_of), "cell": ("_b_cell", cell_of), "on_board": ("_b_on_board", on_board_of),
            "neighbours": ("_b_neighbours", neighbours_of), "diagonals": ("_b_diagonals", diagonals_of),
            "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of),
-           "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
+           "forward": ("_b_forward", forward_of), "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
 
 
 def _b_cells(a, t, p):
@@ -288,6 +328,11 @@ def _b_can_step(a, t, p):
     return lambda st, L: can_step_of(x(st, L), d(st, L))
 
 
+def _b_forward(a, t, p):
+    board, who = a
+    return lambda st, L: forward_of(board(st, L), who(st, L))
+
+
 def _b_line(a, t, p):
     x, d = a[0], a[1]
     if len(a) == 3:
@@ -302,7 +347,8 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "Every cell of a board, row by row from the top row, each row from column a.",
             "count(cells(grid))", _b_cells),
     Builtin("cell", (T.BOARD, T.INT, T.INT), lambda ts: T.CELL,
-            "The cell of a board at a row and a column, both counted from 1 (row 1 is the top row); a cell "
+            "The cell of a board at a row and a column, both counted from 1 (row 1 is the top row, or the bottom "
+            "one on a board with `origin: bottom`); a cell "
             "off the board is a check error when `check` can see it, a rule error otherwise.",
             "cell(grid, 1, 3)", _b_cell),
     Builtin("on_board", (T.BOARD, T.INT, T.INT), lambda ts: T.BOOL,
@@ -323,6 +369,10 @@ BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "without one, to the edge: it stops at the edge, so four in a row is "
             "`count([x in line(c, \"right\", 4) where mine[x]]) == 4`.",
             'line(cell(grid, 1, 1), "down right", 3)', _b_line, min_args=2),
+    Builtin("forward", (T.BOARD, T.PLAYER), lambda ts: T.STR,
+            "The direction a player plays forward on a board, from its `forward:` list (seat 1 first): "
+            "`step(c, forward(grid, me))`; a diagonal forward is `forward(grid, me) + \" left\"`.",
+            'forward(grid, me) == "down"', _b_forward),
 ]}
 
 _builtins.BUILTINS.update(BOARD_BUILTINS)
@@ -335,8 +385,11 @@ def describe(spec: Any) -> list[str]:
         sides = [str(x) if isinstance(x, int) else (x.text.value if x is not None else "?")
                  for x in (b.rows, b.columns)]
         held = [f"`{kv.name}` ({kv.label})" for kvs in spec.keyed.values() for kv in kvs.values() if kv.board == b.name]
-        out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the top left cell"
-                   + (f"; each cell holds {', '.join(held)}" if held else "") + (f". \"{b.rule}\"" if b.rule else "."))
+        corner = "bottom" if b.origin == "bottom" else "top"
+        forward = "; forward is " + ", ".join(f"{d} for seat {k}" for k, d in enumerate(b.forward, 1)) if b.forward else ""
+        out.append(f"- **{b.label}** (`{b.name}`): {sides[0]} rows and {sides[1]} columns, `a1` the {corner} left cell"
+                   + forward + (f"; each cell holds {', '.join(held)}" if held else "")
+                   + (f". \"{b.rule}\"" if b.rule else "."))
     return out
 
 
@@ -353,7 +406,7 @@ def board_of(e: Any, spec: Any = None, code: Any = None, depth: int = 0) -> str 
     if depth > 20:  # `let c = step(c, "up")` binds c from itself: stop following
         return None
     depth += 1
-    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[:1] == ("board",):
+    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[:1] in (("board",), ("cellname",)):
         return e.ref[1]
     if isinstance(e, N.Call) and e.func in BOARD_BUILTINS and e.args and isinstance(e.ref, tuple) \
             and e.ref[0] == "builtin":
@@ -374,7 +427,7 @@ def _binder(slot: int, spec: Any, code: Any) -> Any:
     for n in N.walk(code.ast) if code.ast is not None else ():
         if getattr(n, "slot", None) != slot:
             continue
-        if isinstance(n, (N.Filter, N.MapList, N.ForEach)):
+        if isinstance(n, (N.Filter, N.MapList, N.ForEach, N.Quantifier)):
             return n.coll
         if isinstance(n, (N.Let, N.LetIn)):
             return n.value
@@ -388,8 +441,34 @@ def _binder(slot: int, spec: Any, code: Any) -> Any:
     return None
 
 
+_CELL_NAME = re.compile(r"([a-z])([1-9][0-9]?)")
+
+
+def cell_literal(spec: Any, name: str) -> tuple[str, int, int] | None:
+    """(board, row, column) of a cell named in rule text as on the diagram (`a8`): only on a spec with one
+    board, whose largest size has that cell, and only where the name means nothing else (the checker asks last)."""
+    m = _CELL_NAME.fullmatch(name)
+    if m is None or len(spec.boards) != 1:
+        return None
+    b = next(iter(spec.boards.values()))
+    row, column = int(m.group(2)), COLUMN_NAMES.index(m.group(1)) + 1
+    if row > largest(b.rows, spec.options, spec.constants) or column > largest(b.columns, spec.options, spec.constants):
+        return None
+    return b.name, row, column
+
+
+def last_cell_name(spec: Any) -> str | None:
+    """The name of the last cell of the spec's only board at its largest (`h8`), or None (no board or several)."""
+    if len(spec.boards) != 1:
+        return None
+    b = next(iter(spec.boards.values()))
+    return cell_name(largest(b.rows, spec.options, spec.constants), largest(b.columns, spec.options, spec.constants))
+
+
 def static_cell(e: Any, spec: Any) -> tuple[str, int, int] | None:
-    """(board, row, column) of a cell `check` can see: `cell(b, 1, 2)`, and steps from one."""
+    """(board, row, column) of a cell `check` can see: `cell(b, 1, 2)`, `a8`, and steps from one."""
+    if isinstance(e, N.Name) and isinstance(e.ref, tuple) and e.ref[0] == "cellname":
+        return cell_literal(spec, e.id)
     if not isinstance(e, N.Call) or not isinstance(e.ref, tuple) or e.ref[0] != "builtin":
         return None
     if e.func == "cell" and len(e.args) == 3:
@@ -401,6 +480,8 @@ def static_cell(e: Any, spec: Any) -> tuple[str, int, int] | None:
         if base is None:
             return None
         dr, dc = DIRECTIONS[e.args[1].value]
+        if base[0] in spec.boards and spec.boards[base[0]].origin == "bottom":
+            dr = -dr  # rows are numbered from the bottom: "up" goes to higher rows
         return base[0], base[1] + dr, base[2] + dc
     return None
 
@@ -413,6 +494,11 @@ def check_call(ck: Any, e: N.Call, code: Any) -> None:
         from ..spec.diagnostics import did_you_mean
         ck.error("E472", f"'{e.args[1].value}' is not a direction", code, e.args[1].pos,
                  hint=did_you_mean(e.args[1].value, list(DIRECTIONS)) or f"directions: {_DIRS}")
+    if e.func == "forward" and e.args:
+        b = board_of(e.args[0])
+        if b in spec.boards and not spec.boards[b].forward:
+            ck.error("E475", f"board '{b}' gives no forward direction", code, e.pos,
+                     hint=f"declare each seat's direction on the board: `{b}: {{..., forward: [down, up]}}`")
     if e.func in ("cell", "step"):
         at = static_cell(e, spec)
         if at is None or at[0] not in spec.boards:
@@ -445,10 +531,16 @@ def check_decls(ck: Any) -> None:
     s = ck.spec
     from .builtins import BUILTINS, NAMESPACES, SPECIAL_NAMES
     for b in s.boards.values():
-        if b.name in BUILTINS or b.name in SPECIAL_NAMES or b.name in NAMESPACES or b.name in s.zones \
+        if b.name in BUILTINS and b.name not in SPECIAL_NAMES:
+            ck.shadows(b.name, "board", b.span)
+        elif b.name in SPECIAL_NAMES or b.name in NAMESPACES or b.name in s.zones \
                 or b.name in s.constants or b.name in s.vars["global"] or b.name in s.keyed["global"]:
             ck.error("E416", f"'{b.name}' is already the name of something in the game; a board needs its own",
                      b.span, hint="pick another name for the board")
+        if b.forward and len(b.forward) < s.max_players:
+            ck.error("E475", f"board '{b.name}' gives a forward direction for {len(b.forward)} seat(s), but the "
+                     f"game has up to {s.max_players} players", s.doc.span(("boards", b.name, "forward")),
+                     hint="give one direction per seat, seat 1 first: `forward: [down, up]`")
         for side in ("rows", "columns"):
             size = getattr(b, side)
             if isinstance(size, int):

@@ -9,10 +9,12 @@ player variable (`chips`) for a list of players.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .kinds import T
+from .kinds import ELEMENT, LIST_OF, T
 
 Fn = Callable[[Any, list], Any]  # compiled expression: f(state, locals)
 PROP = "PROP"
@@ -257,15 +259,22 @@ def random_number(st, lo: int, hi: int) -> int:
     return st.chance().randint(lo, hi)  # copy-on-write: a clone may share the RNG
 
 
-def roll_dice(st, n: int, sides: int) -> list[int]:
-    """`n` dice of `sides` sides, in the order rolled (logged as one `roll` event)."""
+def roll_dice(st, n: int, sides: int, player: int | None = None, seers: tuple | None = None) -> list[int]:
+    """`n` dice of `sides` sides, in the order rolled (logged as one `roll` event).
+
+    The roll is the player's whose turn it is (nobody's outside a turn: a die rolled in setup is the
+    game's); a secret roll (lang/hidden.py) names its player and the seats that see it (`seers`)."""
     if not 0 <= n <= MAX_DICE:
         raise RuleError(f"a roll of {n} dice (from 0 to {MAX_DICE} dice can be rolled at once)")
     if not 1 <= sides <= MAX_SIDES:
         raise RuleError(f"a die with {sides} sides (a die has 1 to {MAX_SIDES} sides)")
     out = [random_number(st, 1, sides) for _ in range(n)]
     if st.log is not None:
-        st.event("roll", player=st.cur, dice=out, sides=sides)
+        who = player if player is not None else st.cur if st.in_turn else None
+        if seers is None:
+            st.event("roll", player=who, dice=out, sides=sides)
+        else:
+            st.event("roll", player=who, dice=out, sides=sides, seers=list(seers))
     return out
 
 
@@ -282,6 +291,25 @@ def _dice(a, t, p):
 def _random(a, t, p):
     lo, hi = a
     return lambda st, L: random_number(st, lo(st, L), hi(st, L))
+
+
+def combinations_of(items, k: int | None = None) -> list[list]:
+    """The k-element combinations of a list, in the list's order (`[a, b], [a, c], [b, c]`); without k, every
+    combination of one element or more, the smaller ones first. Bounded by MAX_LIST, like any list."""
+    items = list(items)
+    sizes = [k] if k is not None else list(range(1, len(items) + 1))
+    total = sum(math.comb(len(items), n) for n in sizes if 0 <= n <= len(items))
+    if total > MAX_LIST:
+        raise RuleError(f"combinations of {len(items)} elements: {total:,} of them (the limit is {MAX_LIST:,})")
+    return [list(c) for n in sizes if n >= 0 for c in itertools.combinations(items, n)]
+
+
+def _combinations(a, t, p):
+    coll = _cards(a[0], t[0])
+    if len(a) == 2:
+        k = a[1]
+        return lambda st, L: combinations_of(coll(st, L), k(st, L))
+    return lambda st, L: combinations_of(coll(st, L))
 
 
 def _sorted(a, t, p):
@@ -336,8 +364,7 @@ def _place_points(a, t, p):
 
 
 def _elem(types: list) -> T:
-    return {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR,
-            T.CELLS: T.CELL}.get(types[0], T.ANY)
+    return ELEMENT.get(types[0], T.ANY)
 
 
 def _elem_or_list(types: list) -> T:
@@ -349,7 +376,7 @@ def _same(types: list) -> T:
     return T.CARDS if types[0] is T.ZONE else types[0]
 
 
-COLL = frozenset({T.CARDS, T.ZONE, T.PLAYERS, T.INTS, T.STRS, T.CELLS})
+COLL = frozenset(ELEMENT)  # every kind of list, a zone too
 PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
@@ -419,6 +446,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("dice", (T.INT, T.INT), lambda ts: T.INTS,
             "Roll dice and keep each one: `dice(4, 6)` is a list of four numbers from 1 to 6, in the order rolled.",
             "dice(4, 6)", _dice, chance=True),
+    Builtin("combinations", (COLL, T.INT), lambda ts: LIST_OF.get(T.CARDS if ts[0] is T.ZONE else ts[0], T.ANY),
+            "The ways to pick k elements of a list, each a list in the list's order: `combinations(me.hand, 2)` is "
+            "every pair of cards; without k, every pick of one element or more. Fifteens: "
+            "`count([s in combinations(me.hand) where sum(s, points) == 15])`.",
+            "count([s in combinations(me.held, 2) where sum(s, points) == 2])", _combinations, min_args=1),
     Builtin("random", (T.INT, T.INT), lambda ts: T.INT,
             "A random number from the first to the second, both included (only in effects).", "random(1, 6)",
             _random, chance=True),
@@ -443,4 +475,5 @@ NAMESPACES = {
 
 # The board builtins (`cells`, `neighbours`, `line` ...) live with the board concept, in boards.py,
 # which adds them to BUILTINS when it is imported (it builds on Builtin above); the package's
-# __init__ imports it, so the table is whole wherever it is read.
+# __init__ imports it, so the table is whole wherever it is read. The side builtins (teams.py) and
+# the secret dice (hidden.py) register themselves the same way.

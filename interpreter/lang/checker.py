@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from . import boards, counts, decks, givens, labels, limits, nodes as N
+from . import boards, counts, decks, givens, hidden, labels, limits, nodes as N, teams
 from .builtins import BUILTINS, NAMESPACES, PROP, SPECIAL_NAMES, STATEMENT_WORDS
 from ..spec.diagnostics import Diagnostic, Severity, Span, did_you_mean
 from .kinds import COLLECTIONS, ELEMENT, LIST_OF, T, accepts, word
 from .model import MAX_RANGE_KEYS, Code, Spec, codes
 
-VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER}  # a variable's `type:`
+VAR_TYPES = {"int": T.INT, "bool": T.BOOL, "text": T.STR, "player": T.PLAYER, "cell": T.CELL}  # a variable's `type:`
 PARAM_TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "card": T.CARD, "player": T.PLAYER,
                "cards": T.CARDS, "players": T.PLAYERS, "zone": T.ZONE, "ints": T.INTS, "strs": T.STRS,
-               "cell": T.CELL, "cells": T.CELLS}
+               "cell": T.CELL, "cells": T.CELLS, "card lists": T.CARD_LISTS, "player lists": T.PLAYER_LISTS,
+               "int lists": T.INT_LISTS, "str lists": T.STR_LISTS, "cell lists": T.CELL_LISTS}
 
 
 def _value_type(v: Any) -> T:
@@ -33,6 +34,7 @@ def _value_type(v: Any) -> T:
 
 
 AGGREGATES = ("sum", "highest", "lowest", "best", "worst")  # `NAME x in list by/of value`
+QUANTIFIERS = ("any", "all")  # `NAME x in list where condition`
 
 
 class _Scope:
@@ -162,6 +164,8 @@ class Checker:
     # -- spec-level ------------------------------------------------------------
     def structure(self) -> None:
         s = self.spec
+        teams.check(self)
+        hidden.check_vars(self)
         if s.min_players > s.max_players:
             self.error("E410", f"game.players: min ({s.min_players}) is more than max ({s.max_players})",
                        s.doc.span(("game", "players")))
@@ -196,6 +200,12 @@ class Checker:
                            s.doc.span(("components", "cards", c.name, "in")),
                            hint=did_you_mean(c.zone, cands) or f"zones: {', '.join(cands)}")
         for o in s.options.values():
+            raw = ((s.doc.data.get("options") or {}).get(o.name) or {}).get("values")
+            if isinstance(raw, dict) and (not o.values or raw["to"] > o.values[-1] + raw.get("step", 1) - 1):
+                self.error("E413", f"option '{o.name}': values from {raw['from']} to {raw['to']} are "
+                           f"{'no' if not o.values else 'more than 1,000'} values", s.doc.span(("options", o.name, "values")),
+                           hint="`to` is the last value and not below `from`; at most 1,000 values")
+                continue
             if o.default not in o.values:
                 self.error("E413", f"option '{o.name}': default {o.default!r} is not one of its values",
                            s.doc.span(("options", o.name, "default")))
@@ -214,6 +224,13 @@ class Checker:
                                f"by the rulebook's text", s.doc.span(("ambiguities", a.name, "contradicts_text", k)),
                                hint="a default must be a reading the text allows")
         boards.check_decls(self)
+        from . import versions
+        if s.language is not None and s.language < versions.LANGUAGE:
+            kept = [c for c in versions.CHANGES.values() if s.language < c.since]
+            self.warn("W421", f"written for language {s.language}: it keeps that version's meanings "
+                      f"({'; '.join(c.old for c in kept)})", s.doc.span(("language",)),
+                      hint=f"`rulewright upgrade SPEC` rewrites it for language {versions.LANGUAGE} and runs its "
+                           "examples again")
         for scope, kvs in s.keyed.items():
             for kv in kvs.values():
                 keys = ((s.doc.data.get("state") or {}).get(scope) or {}).get(kv.name, {}).get("keys")
@@ -240,6 +257,9 @@ class Checker:
                     self.error("E415", f"variable '{name}' holds a player; it starts at a seat from 1 to "
                                f"{s.max_players}, not {raw!r}", s.doc.span(("state", scope, name, "start")),
                                hint="`start: 1` is the first seat")
+                if v.type == "cell":
+                    self.cell_variable(scope, name, v, raw)
+                    continue
                 if (v.type == "int" and (not isinstance(v.start, int) or isinstance(v.start, bool))
                         or v.type == "text" and not isinstance(v.start, str)
                         or v.type == "bool" and not isinstance(v.start, bool)):
@@ -253,7 +273,9 @@ class Checker:
                                s.doc.span(("state", scope, name, "start")))
         names: dict[str, str] = {}
         for n in s.constants:
-            if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS or n in s.zones \
+            if n in BUILTINS and n not in SPECIAL_NAMES:
+                self.shadows(n, "constant", s.doc.span(("constants", n), key=True))
+            elif n in SPECIAL_NAMES or n in NAMESPACES or n in STATEMENT_WORDS or n in s.zones \
                     or n in s.vars["global"] or n in s.keyed["global"] or n in s.functions or n in s.procedures:
                 self.error("E416", f"'{n}' is already the name of something in the game; a constant needs its own",
                            s.doc.span(("constants", n), key=True), hint="pick another name")
@@ -263,9 +285,11 @@ class Checker:
             for n in table:
                 if n in names and not (kind == "function" and names[n] == "procedure"):
                     pass
-                if n in SPECIAL_NAMES or n in NAMESPACES or n in BUILTINS or n in STATEMENT_WORDS:
+                if n in SPECIAL_NAMES or n in NAMESPACES or n in STATEMENT_WORDS:
                     self.error("E416", f"'{n}' is a built-in name and cannot name a {kind}", table[n].span,
                                hint="pick another name")
+                elif n in BUILTINS:
+                    self.shadows(n, kind, table[n].span)
                 names[n] = kind
         for n in s.procedures:
             if n in s.functions:
@@ -288,12 +312,43 @@ class Checker:
             self.error("E446", "flow.turn is missing: a phase without its own `turn:` plays flow.turn",
                        s.doc.span(("flow",), key=True),
                        hint="give flow.turn, or a `turn:` in every phase")
-        for ph in s.phases:
-            if ph.until is None:
-                self.error("E419", f"phase '{ph.name}' needs `until:` (when its turns stop)", ph.span)
         ends = any(isinstance(n, N.EndGame) for c in codes(s) if c.ast is not None for n in N.walk(c.ast))
+        # A phase without `until:` is one round: it ends when every player has had a turn in it (its `repeat`
+        # plays that many rounds), so a phase whose turns end themselves needs no condition.
         if s.end_when is None and not s.phases and not ends:  # `end game` in a rule ends it too
             self.error("E419", "the game never ends: give `end.when` or phases", s.doc.span(("end",), key=True))
+
+    def cell_variable(self, scope: str, name: str, v: Any, raw: Any) -> None:
+        """A `type: cell` variable: on a board the spec has (E470), starting at one of its cells (E415)."""
+        s = self.spec
+        span = s.doc.span(("state", scope, name, "board")) or v.span
+        if v.board is None or v.board not in s.boards:
+            what = f"names no board '{v.board}'" if v.board else "needs `board:` (the spec has " + (
+                "several boards)" if s.boards else "no board)")
+            self.error("E470", f"cell variable '{name}' {what}", span,
+                       hint=did_you_mean(v.board or "", list(s.boards)) or
+                       (f"boards: {', '.join(s.boards)}" if s.boards else "declare a board under `boards:`"))
+            return
+        if raw is None:
+            return
+        b = s.boards[v.board]
+        names = boards.cell_names(boards.largest(b.rows, s.options, s.constants),
+                                  boards.largest(b.columns, s.options, s.constants))
+        if not isinstance(raw, str) or raw not in names:
+            self.error("E415", f"cell variable '{name}' starts at {raw!r}, which is not a cell of '{b.name}'",
+                       s.doc.span(("state", scope, name, "start")),
+                       hint=f"a cell's name, column letter and row: `start: a1` (a1 to {names[-1]})")
+
+    def shadows(self, name: str, kind: str, span: Span | None) -> None:
+        """A name the spec gives that a builtin also has: the spec's meaning wins, as a name defined in a
+        Python module hides a builtin of that name, so a spec keeps working when the language adds one."""
+        use = {"procedure": "a statement `NAME(...)` calls the procedure; in an expression the builtin is called",
+               "function": "every call is to the spec's function", "zone": "the name is the zone; a call is the builtin",
+               "global variable": "the name is the variable; a call is the builtin",
+               "constant": "the name is the constant; a call is the builtin",
+               "board": "the name is the board; a call is the builtin"}[kind]
+        self.warn("W420", f"'{name}' is also a builtin; the spec's {kind} hides it here", span,
+                  hint=f"{use.replace('NAME', name)}; rename the {kind} to reach the builtin everywhere")
 
     def lab_settings(self) -> None:
         """The `lab:` section: margins for measures that exist, with values that read as margins."""
@@ -404,7 +459,9 @@ class Checker:
             return self.func_types[name]
         f = self.spec.functions[name]
         if name in self._func_stack:
-            self.error("E421", f"function '{name}' calls itself", f.span, hint="functions cannot be recursive")
+            self.error("E421", f"function '{name}' calls itself", f.span,
+                       hint="functions cannot be recursive: a run of cells is `[x in line(c, way) while ...]`, "
+                            "a search that stops early is `any x in list where ...`")
             return T.ANY
         self._func_stack.append(name)
         sc = _Scope(f.value, False, False)
@@ -418,7 +475,9 @@ class Checker:
 
     # -- statements ----------------------------------------------------------
     def stmts(self, code: Code, sc: _Scope, body: list | None) -> None:
-        for st in body or []:
+        for i, st in enumerate(body or []):
+            if isinstance(st, N.Reveal) and "reveal" in self.spec.procedures:  # the spec's own procedure
+                body[i] = st = N.CallStmt(st.pos, st.call)
             self.stmt(code, sc, st)
 
     def stmt(self, code: Code, sc: _Scope, st: N.Stmt) -> None:
@@ -443,10 +502,20 @@ class Checker:
             slot, old = found
             if old != ty and T.ANY not in (old, ty):
                 self.error("E423", f"'{st.name}' was {word(old)}, cannot become {word(ty)}", code, st.value.pos)
+            elif old is T.ANY and ty in COLLECTIONS:
+                self._settle(sc, st.name, ty)
             st.slot = slot
             sc.bound.add(slot)
         else:
             st.slot = sc.bind(st.name, ty)
+
+    @staticmethod
+    def _settle(sc: _Scope, name: str, ty: T) -> None:
+        """A local that held an empty list `[]` (elements of no kind yet) takes the kind of the list given it."""
+        for f in reversed(sc.frames):
+            if name in f:
+                f[name] = (f[name][0], T.CARDS if ty is T.ZONE else ty)
+                return
 
     def _global_name(self, name: str) -> bool:
         s = self.spec
@@ -468,6 +537,8 @@ class Checker:
             self.expr(st.value, code, sc)  # its own errors still count
             return
         vt = self.expr(st.value, code, sc)
+        if tt is T.ANY and vt in COLLECTIONS and isinstance(t, N.Name) and ref[0] == "local":
+            self._settle(sc, t.id, vt)  # `let seen = []`, then `seen = seen + [c]`: a list of cells from now on
         if st.op == "=":
             self.literal_value(t, st.value, code)  # a text variable's value is one of its `values`
         if st.op in ("+=", "-="):
@@ -516,6 +587,9 @@ class Checker:
     def s_TurnOrder(self, code, sc, st: N.TurnOrder) -> None:
         if st.who is not None:
             self.expect_type(code, self.expr(st.who, code, sc), T.PLAYER, st.who, "next turn to")
+
+    def s_Reveal(self, code, sc, st: N.Reveal) -> None:
+        hidden.check_reveal(self, code, sc, st)
 
     def s_Say(self, code, sc, st: N.Say) -> None:
         self.pure(st.text, code, sc)  # evaluated only when somebody reads the log
@@ -725,9 +799,16 @@ class Checker:
         if e.id in s.functions or e.id in BUILTINS or e.id in s.procedures:
             self.error("E401", f"'{e.id}' is a function; call it with ( )", code, e.pos, hint=f"write `{e.id}(...)`")
             return T.ANY
+        at = boards.cell_literal(s, e.id)
+        if at is not None:  # a cell named as on the diagram: `piece[a8]`
+            e.ref = ("cellname", at[0])
+            return T.CELL
         cands = sc.names() + list(SPECIAL_NAMES) + self.var_names("global") + list(self.szones) + list(s.boards)
         hint = did_you_mean(e.id, cands)
-        if hint is None and any(e.id in vals for vals in self.prop_values.values()):
+        last = boards.last_cell_name(s)
+        if last is not None and boards._CELL_NAME.fullmatch(e.id):  # `a9` on a board of eight rows
+            hint = f"not a cell of the board: its cells are a1 to {last}"
+        elif hint is None and any(e.id in vals for vals in self.prop_values.values()):
             hint = f"a card property value is text: write \"{e.id}\" in quotes"
         self.error("E401", f"unknown name '{e.id}'", code, e.pos, hint=hint)
         return T.ANY
@@ -867,6 +948,9 @@ class Checker:
             if e.func in s.procedures:
                 self.error("E425", f"procedure '{e.func}' gives no value", code, e.func_pos,
                            hint="call it as a statement on its own line")
+            elif e.func in QUANTIFIERS:
+                self.error("E403", f"`{e.func}` is not called like a function", code, e.func_pos,
+                           hint=f"`{e.func} x in list where condition`, e.g. `{e.func} c in me.hand where c.points > 0`")
             else:
                 self.error("E403", f"unknown function '{e.func}'", code, e.func_pos,
                            hint=did_you_mean(e.func, list(BUILTINS) + list(s.functions)))
@@ -896,6 +980,8 @@ class Checker:
             types.append(t)
         if e.func in boards.BOARD_BUILTINS:
             boards.check_call(self, e, code)
+        if e.func in teams.TEAM_BUILTINS:
+            teams.check_call(self, e, code)
         if e.func in ("sum", "highest", "lowest") and len(e.args) == 1 and types[0] not in (T.INTS, T.ANY):
             self.error("E433", f"{e.func}() of {word(types[0])} needs a property to add up", code, e.pos,
                        hint=f"for example: {b.example}")
@@ -983,9 +1069,31 @@ class Checker:
             return T.ANY
         return LIST_OF[vt]
 
+    def e_Quantifier(self, e: N.Quantifier, code, sc) -> T:
+        """`any c in cells(grid) where disc[c] == 0`, `all c in me.hand where c.red` (E460 for another word)."""
+        if e.func in AGGREGATES:
+            self.error("E460", f"`{e.func} {e.var} in ...` needs a value to {'compare' if e.func in ('best', 'worst') else 'add up'}",
+                       code, e.func_pos, hint=f"end it with `{'by' if e.func in ('best', 'worst') else 'of'}` and the "
+                       f"value: `{e.func} {e.var} in ... where ... {'by' if e.func in ('best', 'worst') else 'of'} {e.var}.points`")
+        elif e.func not in QUANTIFIERS:
+            self.error("E460", f"'{e.func} {e.var} in ... where ...' is not `any` or `all`", code, e.func_pos,
+                       hint=did_you_mean(e.func, QUANTIFIERS) or
+                       "`any x in list where condition` or `all x in list where condition`; an aggregate "
+                       "ends with `by` or `of` and a value")
+        ct = self.expr(e.coll, code, sc)
+        self.expect_type(code, ct, COLLECTIONS, e.coll, f"{e.func} ... in")
+        sc.frames.append({})
+        e.slot = sc.bind(e.var, ELEMENT.get(ct, T.ANY))
+        self.expect_type(code, self.expr(e.cond, code, sc), T.BOOL, e.cond, "where")
+        sc.frames.pop()
+        return T.BOOL if e.func in QUANTIFIERS else T.ANY  # after E460, no cascade of kinds
+
     def e_Aggregate(self, e: N.Aggregate, code, sc) -> T:
         """`best p in players by score(p)`, `sum c in me.hand where c.red of c.value` (E460 for another word)."""
-        if e.func not in AGGREGATES:
+        if e.func in QUANTIFIERS:
+            self.error("E460", f"`{e.func}` ends with its condition: no `by` or `of`", code, e.func_pos,
+                       hint=f"`{e.func} {e.var} in ... where condition`")
+        elif e.func not in AGGREGATES:
             self.error("E460", f"'{e.func} {e.var} in ...' is not an aggregate", code, e.func_pos,
                        hint=did_you_mean(e.func, AGGREGATES) or f"one of: {', '.join(AGGREGATES)}")
         ct = self.expr(e.coll, code, sc)
@@ -997,6 +1105,8 @@ class Checker:
         self.expect_type(code, self.expr(e.value, code, sc), T.INT, e.value, f"{e.func} ... by" if e.func in
                          ("best", "worst") else f"{e.func} ... of")
         sc.frames.pop()
+        if e.func in QUANTIFIERS:
+            return T.ANY  # E460 says what is wrong; no cascade of kinds
         if e.func in ("best", "worst"):
             return T.CARDS if ct is T.ZONE else (ct if ct in COLLECTIONS else T.ANY)
         return T.INT
@@ -1025,6 +1135,9 @@ class Checker:
             self.expect_type(code, lt, T.INT, e.left, op)
             self.expect_type(code, rt, T.INT, e.right, op)
             return T.BOOL
+        if op == "+" and T.ANY in (lt, rt) and ({lt, rt} & COLLECTIONS):  # `[] + [c]`, `seen + [c]` (seen = [])
+            other = rt if lt is T.ANY else lt
+            return T.CARDS if other is T.ZONE else other
         if op == "+" and lt in COLLECTIONS and rt in COLLECTIONS:
             l2 = T.CARDS if lt is T.ZONE else lt
             r2 = T.CARDS if rt is T.ZONE else rt
@@ -1032,6 +1145,8 @@ class Checker:
                 self.error("E431", f"cannot join {word(lt)} and {word(rt)}", code, e.pos)
                 return T.ANY
             return l2
+        if op == "+" and lt is T.STR and rt is T.STR:  # texts joined: `forward(grid, me) + " left"`
+            return T.STR
         self.expect_type(code, lt, T.INT, e.left, op)
         self.expect_type(code, rt, T.INT, e.right, op)
         return T.INT

@@ -98,7 +98,8 @@ def check(spec) -> Iterator:
     """E461 for a count expression that cannot be worked out, or gives a count below 0 or above the limit."""
     from ..spec.diagnostics import Diagnostic
     d = spec.doc.data
-    opts = {n: list(o.get("values") or []) for n, o in (d.get("options") or {}).items()}
+    from .model import option_values
+    opts = {n: option_values(o.get("values")) for n, o in (d.get("options") or {}).items()}
     defaults = {n: o.get("default") for n, o in (d.get("options") or {}).items()}
     seen: set[int] = set()
     for ct in spec.cards.values():

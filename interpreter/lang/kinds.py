@@ -23,13 +23,23 @@ class T(StrEnum):
     STRS = "strs"
     CELL = "cell"  # a cell of a board (interpreter/lang/boards.py)
     CELLS = "cells"
+    # Lists of lists (`combinations(me.hand, 2)`, `[[src, dst] for ...]`): each element a list of one kind.
+    CARD_LISTS = "card lists"
+    PLAYER_LISTS = "player lists"
+    INT_LISTS = "number lists"
+    STR_LISTS = "text lists"
+    CELL_LISTS = "cell lists"
     BOARD = "board"
     NONE = "nothing"
     ANY = "any"
 
 
-ELEMENT = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}
-LIST_OF = {T.CARD: T.CARDS, T.PLAYER: T.PLAYERS, T.INT: T.INTS, T.STR: T.STRS, T.CELL: T.CELLS}
+ELEMENT = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL,
+           T.CARD_LISTS: T.CARDS, T.PLAYER_LISTS: T.PLAYERS, T.INT_LISTS: T.INTS, T.STR_LISTS: T.STRS,
+           T.CELL_LISTS: T.CELLS}
+LIST_OF = {T.CARD: T.CARDS, T.PLAYER: T.PLAYERS, T.INT: T.INTS, T.STR: T.STRS, T.CELL: T.CELLS,
+           T.CARDS: T.CARD_LISTS, T.PLAYERS: T.PLAYER_LISTS, T.INTS: T.INT_LISTS, T.STRS: T.STR_LISTS,
+           T.CELLS: T.CELL_LISTS, T.ZONE: T.CARD_LISTS}
 COLLECTIONS = frozenset(ELEMENT)
 
 WORDS = {
@@ -37,6 +47,9 @@ WORDS = {
     T.PLAYER: "a player", T.ZONE: "a zone", T.CARDS: "a list of cards", T.PLAYERS: "a list of players",
     T.INTS: "a list of numbers", T.STRS: "a list of texts", T.NONE: "nothing", T.ANY: "anything",
     T.CELL: "a cell of a board", T.CELLS: "a list of cells", T.BOARD: "a board",
+    T.CARD_LISTS: "a list of lists of cards", T.PLAYER_LISTS: "a list of lists of players",
+    T.INT_LISTS: "a list of lists of numbers", T.STR_LISTS: "a list of lists of texts",
+    T.CELL_LISTS: "a list of lists of cells",
 }
 
 

@@ -6,7 +6,8 @@ positioned error by `check(spec)`. Limits that must be enforced before
 anything else can run stay with the stage that meets them first: the file
 size and YAML depth in loader.py, the nesting of one rule text in syntax.py,
 run-time limits (steps, call depth, list sizes, options of a decision) in
-engine.py and builtins.py. docs/guides/limits.md ("Hardening and limits") lists them all.
+engine.py and builtins.py, the work inside expressions (WORK_PER_STEP, charged by
+the compilers). docs/guides/limits.md ("Hardening and limits") lists them all.
 """
 from __future__ import annotations
 
@@ -22,6 +23,12 @@ MAX_CARDS = 10_000  # cards in the whole game (the schema caps each card type's 
 MAX_LOOP_NESTING = 16
 MAX_OPTIONS = 10_000  # options of one decision
 MAX_CALL_DEPTH = 1_000  # procedure calls and triggers in progress at once (an endless recursion ends here)
+# Work inside one expression counts against the step budget: every WORK_PER_STEP elements that a filter,
+# a `[... for x in ...]` list, an aggregate (`sum`, `highest`, `best` ... of), a quantifier (`any`, `all`) or a
+# `[x in ... while ...]` list goes through cost one step (the last two are charged their whole list),
+# so a filter inside a filter over large ranges stalls at the budget instead of running for ever. Lists
+# of the players are free (at most 16 elements, and the compilers read some of them without a pass).
+WORK_PER_STEP = 100
 
 _LOOPS = (N.ForEach, N.Repeat, N.While)
 

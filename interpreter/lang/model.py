@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from ..spec.diagnostics import Diagnostic, Span, SpecError, Text
 from ..spec.loader import Document
-from . import boards, counts, decks, syntax
+from . import boards, counts, decks, syntax, teams
 
 
 @dataclass(slots=True)
@@ -73,9 +73,23 @@ class VarDef:
     span: Span | None
     key: Any = None  # set for one value of a keyed variable (its key)
     values: list | None = None  # a text variable's allowed values (`values: [red, green]`), or None
+    board: str | None = None  # a `type: cell` variable's board (its `board:`, or the spec's only board)
+    visible: str = "public"  # who may read it: public | owner | side | nobody (lang/hidden.py)
 
 
 MAX_RANGE_KEYS = 10_000  # keys of one `keys: {from:, to:}` range
+MAX_OPTION_VALUES = 1_000  # values of one option given as a range (`values: {from: 2, to: 10}`)
+
+
+def option_values(raw: Any) -> list[Any]:
+    """An option's `values` as a list: listed one by one, or a range `{from: 2, to: 10, step: 2}`, both ends
+    included (cut at MAX_OPTION_VALUES: the checker says so, E413). Reads the YAML data without changing it."""
+    if isinstance(raw, dict):
+        lo, hi, step = raw.get("from"), raw.get("to"), raw.get("step", 1)
+        if not all(type(x) is int for x in (lo, hi, step)) or step < 1:
+            return []
+        return list(range(lo, min(hi, lo + (MAX_OPTION_VALUES - 1) * step) + 1, step))
+    return list(raw or [])
 
 
 @dataclass(slots=True)
@@ -104,6 +118,8 @@ class BoardDef:
     columns: Any
     rule: str | None
     span: Span | None
+    origin: str = "top"  # `origin: bottom`: rows are numbered from the bottom row, as chess and checkers do
+    forward: tuple[str, ...] = ()  # each seat's forward direction (`forward: [down, up]`)
 
 
 @dataclass(slots=True)
@@ -115,6 +131,7 @@ class Action:
     params: dict[str, Code]
     do: Code
     span: Span | None
+    secret: bool = False  # `secret: true`: only the chooser sees the choice (lang/hidden.py)
 
 
 @dataclass(slots=True)
@@ -255,6 +272,8 @@ class Spec:
     constants: dict[str, Any] = field(default_factory=dict)  # `constants:` named values (numbers, texts, lists)
     lab: LabDef | None = None  # the ambiguity lab's settings (margins, players)
     boards: dict[str, BoardDef] = field(default_factory=dict)  # `boards:` grids of cells
+    language: int | None = None  # `language: 1`: the version of the rules language it is written for (versions.py)
+    teams: Any = None  # `game.teams`: seats on a side (lang/teams.py TeamsDef), or None
 
 
 CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "functions", "triggers", "end_when",
@@ -333,7 +352,7 @@ class _Builder:
         """A count expression as (players, options) -> count, and the largest count it gives (0 when it
         cannot be worked out: the checker says why, E461)."""
         d = self.doc.data
-        opts = {n: list(o.get("values") or []) for n, o in (d.get("options") or {}).items()}
+        opts = {n: option_values(o.get("values")) for n, o in (d.get("options") or {}).items()}
         defaults = {n: o.get("default") for n, o in (d.get("options") or {}).items()}
         constants = dict(d.get("constants") or {})
         if code is None or code.ast is None:
@@ -387,14 +406,17 @@ class _Builder:
         boards_ = {name: BoardDef(name, b.get("label", name), *(b[k] if isinstance(b[k], int) else
                                                                 self.code(("boards", name, k), "condition")
                                                                 for k in ("rows", "columns")),
-                                  b.get("rule"), self.span("boards", name, key=True))
+                                  b.get("rule"), self.span("boards", name, key=True), b.get("origin", "top"),
+                                  tuple(b.get("forward") or ()))
                    for name, b in (d.get("boards") or {}).items()}
         vars_: dict[str, dict[str, VarDef]] = {"global": {}, "player": {}, "turn": {}}
         keyed: dict[str, dict[str, KeyedVar]] = {"global": {}, "player": {}, "turn": {}}
         for scope in ("global", "player", "turn"):
             i = 0
             for name, v in ((d.get("state", {}) or {}).get(scope, {}) or {}).items():
-                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1}.get(v["type"], 0))
+                start = v.get("start", {"bool": False, "text": (v.get("values") or [""])[0], "player": 1,
+                                        "cell": None}.get(v["type"], 0))
+                on = v.get("board") or (next(iter(boards_)) if v["type"] == "cell" and len(boards_) == 1 else None)
                 if v["type"] == "player" and isinstance(start, int):
                     start -= 1  # a seat, counted from 1 in the spec, from 0 in the state
                 span = self.span("state", scope, name, key=True)
@@ -411,16 +433,18 @@ class _Builder:
                         [keys["from"]]
                 if keys is None:
                     vars_[scope][name] = VarDef(name, scope, v["type"], start, v.get("min"), v.get("max"),
-                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"))
+                                                bool(v.get("clamp", False)), label, i, span, values=v.get("values"),
+                                                board=on, visible=v.get("visible", "public"))
                     i += 1
                     continue
                 keyed[scope][name] = KeyedVar(name, scope, v["type"], list(keys), i, label, span, board)
                 for k in keys:
                     vars_[scope][f"{name}[{k}]"] = VarDef(f"{name}[{k}]", scope, v["type"], start, v.get("min"),
                                                           v.get("max"), bool(v.get("clamp", False)),
-                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"))
+                                                          f"{label} ({k})", i, span, key=k, values=v.get("values"),
+                                                          board=on, visible=v.get("visible", "public"))
                     i += 1
-        options = {name: OptionDef(name, o.get("label", name), list(o["values"]), o["default"], o.get("rule"),
+        options = {name: OptionDef(name, o.get("label", name), option_values(o["values"]), o["default"], o.get("rule"),
                                    self.span("options", name, key=True))
                    for name, o in (d.get("options") or {}).items()}
         ambiguities = {name: Ambiguity(name, a["quote"], a.get("where"), dict(a["interpretations"]), a["default"],
@@ -432,7 +456,8 @@ class _Builder:
             p = ("actions", name)
             params = {k: self.code(p + ("choose", k), "condition") for k in (a.get("choose") or {})}
             actions[name] = Action(name, a.get("label", name), a.get("rule"), self.code(p + ("when",), "condition"),
-                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True))
+                                   params, self.code(p + ("do",), "block"), self.span(*p, key=True),
+                                   bool(a.get("secret", False)))
         procedures = {name: Procedure(name, dict(pr.get("params") or {}), self.code(("procedures", name, "do"), "block"),
                                       pr.get("rule"), self.span("procedures", name, key=True))
                       for name, pr in (d.get("procedures") or {}).items()}
@@ -480,7 +505,8 @@ class _Builder:
             heuristic=self.code(("heuristics", "value"), "condition"),
             skip_if=self.code(("flow", "skip_if"), "condition"),
             constants=dict(d.get("constants") or {}),
-            lab=self.lab(d.get("lab")), boards=boards_,
+            lab=self.lab(d.get("lab")), boards=boards_, language=d.get("language"),
+            teams=teams.build(game.get("teams"), self.span("game", "teams", key=True)),
         )
         if self.errors:
             raise SpecError(self.errors)

@@ -76,6 +76,20 @@ class ListLit(Expr):
 
 @dataclass(slots=True, eq=False)
 class Filter(Expr):
+    """`[x in coll where cond]`; with `stop`, `[x in coll while cond]`: the elements up to the first that fails."""
+    var: str
+    coll: Expr
+    cond: Expr
+    slot: int = field(default=-1, kw_only=True)
+    stop: bool = field(default=False, kw_only=True)
+
+
+@dataclass(slots=True, eq=False)
+class Quantifier(Expr):
+    """`any c in cells(grid) where disc[c] == 0`, `all c in me.hand where c.red`: whether some (every)
+    element satisfies a condition, looking no further than the first witness (or counter-example)."""
+    func: str
+    func_pos: Pos
     var: str
     coll: Expr
     cond: Expr
@@ -192,6 +206,18 @@ class TurnOrder(Stmt):
     `reverse turn order` ("reverse"), `extra turn` ("extra")."""
     what: str
     who: Expr | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Reveal(Stmt):
+    """`reveal(me.dice)`: a hidden variable shown to every seat until it next changes (lang/hidden.py).
+    Written as a procedure call, so a spec's own procedure named `reveal` keeps its meaning (the checker
+    turns the statement back into that call)."""
+    target: Expr
+    call: Call
+    scope: str = field(default="player", kw_only=True)  # set by the checker
+    rows: tuple = field(default=(), kw_only=True)  # the variable's rows (every key of a keyed variable)
+    owner: Expr | None = field(default=None, kw_only=True)  # whose, for a player variable
 
 
 @dataclass(slots=True, eq=False)

@@ -239,6 +239,8 @@ class _ToAst(Transformer):
             if not isinstance(target, N.Call):
                 raise _SyntaxProblem("this expression does nothing on its own", target.pos,
                                      "a statement is an action such as `move`, an assignment or a procedure call")
+            if target.func == "reveal" and len(target.args) == 1:  # lang/hidden.py, unless a procedure is so named
+                return N.Reveal(_pos(meta), target.args[0], target)
             return N.CallStmt(_pos(meta), target)
         if not isinstance(target, (N.Name, N.Attr, N.Index)):
             raise _SyntaxProblem("cannot assign to this expression", target.pos,
@@ -384,6 +386,13 @@ class _ToAst(Transformer):
     def filter(self, meta, c):
         return N.Filter(_pos(meta), str(c[0]), c[1], c[2])
 
+    def take_while(self, meta, c):
+        return N.Filter(_pos(meta), str(c[0]), c[1], c[2], stop=True)
+
+    def quantifier(self, meta, c):
+        func, var, coll, cond = c
+        return N.Quantifier(_pos(meta), str(func), _pos(func), str(var), coll, cond)
+
     def if_expr(self, meta, c):
         # `if a then x elif b then y else z` is `x if a else (y if b else z)`
         cond, then, *rest = c
@@ -459,7 +468,7 @@ def _shift(expr: N.Node, by: int) -> None:
         n.pos = (n.pos[0] + by, n.pos[1] + by)
         if isinstance(n, N.Attr):
             n.name_pos = (n.name_pos[0] + by, n.name_pos[1] + by)
-        if isinstance(n, (N.Call, N.Aggregate)):
+        if isinstance(n, (N.Call, N.Aggregate, N.Quantifier)):
             n.func_pos = (n.func_pos[0] + by, n.func_pos[1] + by)
 
 

@@ -107,8 +107,8 @@ class Index:
         return [str(k) for k in _mapping(self.doc.data, "ambiguities", ambiguity, "interpretations")]
 
     def option_values(self, option: str) -> list[str]:
-        v = _mapping(self.doc.data, "options", option).get("values")
-        return [str(x) for x in v] if isinstance(v, list) else []
+        from ..lang.model import option_values
+        return [str(x) for x in option_values(_mapping(self.doc.data, "options", option).get("values"))]
 
 
 def builtin_names() -> list[Name]:

@@ -2,31 +2,40 @@
 
 Owns: the LSP wiring. Every open document is checked from the text the
 editor holds (runtime/pipeline.analyse with the document's path, so a
-variant's bases still come from disk) when it is opened and at every
-change, and its diagnostics are published with the codes, positions and
-hints of `rulewright check`. Completion, hover, definition and document
+variant's bases still come from disk, under spec/files.py's rules, with the
+editor's workspace folders as projects) when it is opened or saved, and
+DEBOUNCE seconds after the last of a burst of changes; its diagnostics are
+published with the codes, positions and hints of `rulewright check`. Completion, hover, definition and document
 symbols answer from the latest check. Positions are converted between the
 Span's 1-based characters and the protocol's 0-based UTF-16 units.
 
 Whatever an editor sends, the server answers (a broken document gets its
 diagnostics; an unexpected failure in a feature is logged and answered
-with nothing), and it never writes to stdout outside the protocol.
+with nothing; a message that cannot be read is answered by transport.py),
+and it never writes to stdout outside the protocol.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import sys
+import threading
 import time
+from typing import BinaryIO
 
 from lsprotocol import types as L
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..runtime.pipeline import analyse
+from ..spec import files
 from ..spec.diagnostics import Diagnostic, Severity, SourceCache, Span
-from . import features as F
+from . import features as F, transport
 
 log = logging.getLogger("rulewright.lsp")
+DEBOUNCE = 0.25  # seconds of quiet after a change before the document is checked again
 
 _ITEM_KIND = {"local": L.CompletionItemKind.Variable, "parameter": L.CompletionItemKind.Variable,
               "global variable": L.CompletionItemKind.Variable, "player variable": L.CompletionItemKind.Field,
@@ -56,6 +65,38 @@ class RulewrightServer(LanguageServer):
         super().__init__("rulewright", v, text_document_sync_kind=L.TextDocumentSyncKind.Full)
         self.docs: dict[str, F.Workspace] = {}
         self.last_check_seconds = 0.0
+        self.checks = 0  # checks run (a test counts them: many quick edits, one check)
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+        self.roots: tuple[str, ...] = ()  # the editor's workspace folders: a spec there may extend any spec there
+
+    def check_soon(self, uri: str) -> None:
+        """Check `uri` once the editor has been quiet for DEBOUNCE seconds (each change restarts the wait).
+
+        Typing sends a change per key; checking each would queue checks behind each other and answer a
+        hover many seconds late. Without a running event loop (a test calling in directly), check now."""
+        old = self._pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._check_current(uri)
+            return
+        self._pending[uri] = loop.call_later(DEBOUNCE, self._check_current, uri)
+
+    def _check_current(self, uri: str) -> None:
+        self._pending.pop(uri, None)
+        try:
+            doc = self.workspace.get_text_document(uri)
+        except Exception:
+            return
+        if uri in self.docs:  # not closed in the meantime
+            self.check(uri, doc.source)
+
+    def cancel(self, uri: str) -> None:
+        old = self._pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
 
     def workspace_of(self, uri: str) -> F.Workspace:
         ws = self.docs.get(uri)
@@ -66,8 +107,10 @@ class RulewrightServer(LanguageServer):
     def check(self, uri: str, text: str) -> None:
         ws = self.workspace_of(uri)
         t0 = time.perf_counter()
+        self.checks += 1
         try:
-            a = analyse(ws.path, text)
+            a = analyse(ws.path, text, allow=files.allowed_folders(os.path.dirname(os.path.abspath(ws.path)),
+                                                                    *self.roots))
         except Exception as exc:  # the pipeline promises diagnostics, not exceptions: this is the net under it
             log.exception("check failed")
             from ..runtime.pipeline import Analysis
@@ -130,25 +173,42 @@ def _cursor(ws: F.Workspace, pos: L.Position) -> tuple[int, int]:
 server = RulewrightServer()
 
 
+@server.feature(L.INITIALIZED)
+def initialized(ls: RulewrightServer, params: L.InitializedParams) -> None:
+    """Remember the editor's workspace folders (a spec in one may `extends:` any spec in it)."""
+    roots: list[str] = []
+    try:
+        ws = ls.workspace
+        roots += [to_fs_path(f.uri) or "" for f in ws.folders.values()]
+        roots.append(ws.root_path or "")
+    except Exception:  # no workspace: only each document's own folder
+        log.exception("cannot read the workspace folders")
+    ls.roots = tuple(r for r in roots if r)
+
+
 @server.feature(L.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: RulewrightServer, params: L.DidOpenTextDocumentParams) -> None:
+    ls.cancel(params.text_document.uri)
     ls.check(params.text_document.uri, params.text_document.text)
 
 
 @server.feature(L.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: RulewrightServer, params: L.DidChangeTextDocumentParams) -> None:
-    uri = params.text_document.uri
-    ls.check(uri, ls.workspace.get_text_document(uri).source)
+    ls.workspace_of(params.text_document.uri)
+    ls.check_soon(params.text_document.uri)
 
 
 @server.feature(L.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: RulewrightServer, params: L.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.check(uri, ls.workspace.get_text_document(uri).source)
+    ls.cancel(uri)
+    ls.workspace_of(uri)
+    ls._check_current(uri)
 
 
 @server.feature(L.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: RulewrightServer, params: L.DidCloseTextDocumentParams) -> None:
+    ls.cancel(params.text_document.uri)
     ls.docs.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
@@ -218,7 +278,26 @@ def document_symbol(ls: RulewrightServer, params: L.DocumentSymbolParams) -> lis
         return []
 
 
-def serve() -> None:
-    """Speak LSP on stdin/stdout until the editor says exit."""
+def serve(stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+    """Speak LSP on stdin/stdout until the editor says exit.
+
+    pygls' protocol handles the messages; transport.py reads them (bounded, and answering what
+    pygls' own reader would drop or choke on)."""
     logging.basicConfig(level=logging.WARNING, format="rulewright lsp: %(message)s")  # on stderr
-    server.start_io()
+    stdin = stdin or sys.stdin.buffer
+    server._stop_event = threading.Event()  # what pygls' start_io sets up; its shutdown() sets the event
+    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    read1 = getattr(stdin, "read1", stdin.read)
+
+    def oversized(n: int) -> None:
+        server.window_show_message(L.ShowMessageParams(
+            type=L.MessageType.Warning,
+            message=f"rulewright: a message of {n:,} bytes was ignored (the limit is {transport.MAX_MESSAGE:,})"))
+    try:
+        asyncio.run(transport.run(server._stop_event, read1, server.protocol, server.thread_pool, oversized))
+    except BrokenPipeError:
+        log.error("the editor closed the connection")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()

@@ -20,7 +20,7 @@ from typing import Any, Callable
 from ..lang.builtins import RuleError
 from ..compile.codegen import EndGame, EndTurn
 from ..compile.compiler import ACTION, OPTION, SUBSET, VALUE, Compiler, Program
-from ..lang.kinds import T
+from ..lang.kinds import ELEMENT, T
 from ..lang.labels import action_template
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
 from ..lang.model import Spec
@@ -181,9 +181,15 @@ class Game:
         self.zone_vis = {}
         for z in spec.zones.values():
             self.zone_vis[(z.owner, z.index)] = z.visibility
-        self.gvar_start = [v.start for v in spec.vars["global"].values()]
-        self.pvar_start = [v.start for v in spec.vars["player"].values()]
-        self.tvar_start = [v.start for v in spec.vars["turn"].values()]
+        self.boards = c.boards  # each board as this game's options size it (lang/boards.py)
+        self.gvar_start = [_start(v, c.boards) for v in spec.vars["global"].values()]
+        self.pvar_start = [_start(v, c.boards) for v in spec.vars["player"].values()]
+        self.tvar_start = [_start(v, c.boards) for v in spec.vars["turn"].values()]
+        self.gvar_vis = [v.visible for v in spec.vars["global"].values()]  # who may read each (runtime/redact.py)
+        self.pvar_vis = [v.visible for v in spec.vars["player"].values()]
+        self._sides: dict[int, tuple[list[list[int]], list[int]]] = {}
+        self.secret_vars = any(v != "public" for v in self.gvar_vis + self.pvar_vis)
+        self.sight: dict[tuple[int, int], list[bool]] = {}  # (players, seat) -> zones it may look into (redact.py)
         self.triggers = c.triggers
         self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
@@ -227,7 +233,7 @@ class Game:
         main = Program("flow")
         ops: list[Callable] = []
         phases = spec.phases or [None]
-        main.n_locals = len(phases)
+        main.n_locals = 2 * len(phases)  # per phase: its round count, and the turn its round began at
         cycles: list[Cycle] = []
         ops.append(_call(self.setup))
         first = self.first
@@ -261,8 +267,9 @@ class Game:
             head = len(ops)
             ops.append(None)  # exit test, patched below
             if ph:
-                def begin_phase(st, fr, k=k, name=name):
+                def begin_phase(st, fr, k=k, name=name, slot=len(phases) + k):
                     st.phase = name
+                    fr[2][slot] = st.turn  # a phase without `until` is one round: a turn for each player
                     if st.log is not None:
                         st.event("phase", phase=name, round=fr[2][k] + 1)
                 ops.append(begin_phase)
@@ -293,6 +300,8 @@ class Game:
             cy.actions = tp.actions
             cy.programs = [prog for *_, prog in tp.actions]
             cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
+            if ph and ph.until is None:
+                cy.round_slot = len(phases) + k
             cy.tvar_start = self.tvar_start
             cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
             cycles.append(cy)
@@ -307,6 +316,26 @@ class Game:
             self._starts[n] = Start(list(range(n)), [[q for q in range(n) if q != p] for p in range(n)], zones,
                                     _zone_sums(self.sum_tables, zones), where, len(where) - where.count(-1))
         return self._starts[n]
+
+    def sides(self, n: int) -> list[list[int]]:
+        """The sides of a game with `n` players (`game.teams`, lang/teams.py): one side per seat without."""
+        return self._side_table(n)[0]
+
+    def side_index(self, n: int) -> list[int]:
+        """Each seat's side (0-based) in a game with `n` players."""
+        return self._side_table(n)[1]
+
+    def _side_table(self, n: int) -> tuple[list[list[int]], list[int]]:
+        got = self._sides.get(n)
+        if got is None:
+            t = self.spec.teams
+            sides = t.sides(n) if t is not None else [[p] for p in range(n)]
+            index = [0] * n
+            for k, side in enumerate(sides):
+                for p in side:
+                    index[p] = k
+            got = self._sides[n] = (sides, index)
+        return got
 
     # -- playing -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, *, log: bool = False, check_invariants: bool = False,
@@ -373,12 +402,23 @@ class Game:
             return self.card_label[v]
         if ty is T.ZONE:
             return self.zone_name(v)
-        if ty in (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS):
-            el = {T.CARDS: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR, T.CELLS: T.CELL}[ty]
+        if ty in ELEMENT and ty is not T.ZONE:
+            el = ELEMENT[ty]
+            if el in ELEMENT:  # a list of lists: `a7, a6; b7, b6`
+                return "; ".join(self.show(x, el) for x in v) if v else "nothing"
             return ", ".join(self.show(x, el) for x in v) if v else "nothing"
         if ty is T.BOOL:
             return "yes" if v else "no"
         return str(v)
+
+
+def _start(v: Any, boards: dict) -> Any:
+    """A variable's start value as the state holds it: a `type: cell` variable's is a cell of this game's board
+    (its `start:` cell, else the board's first cell in reading order)."""
+    if v.type != "cell":
+        return v.start
+    board = boards[v.board]
+    return board.named.get(v.start, board.cells[0]) if v.start is not None else board.cells[0]
 
 
 def start_zones(spec: Spec, n: int, n_ids: int, options: dict | None = None) -> tuple[list[list[int]], list[int]]:
@@ -461,6 +501,7 @@ class Cycle:
     loop: int  # offer the turn's actions; back here after each one
     end_at: int  # end the turn, then begin the next one (or leave the cycle)
     done: int = 0  # where the phase goes on when its `until` holds
+    round_slot: int = -1  # a phase without `until`: the flow frame's slot holding the turn its round began at
     turn_start: Program | None = None
     turn_end: Program | None = None
     whens: list = field(default_factory=list)  # per action: its `when` Code or None
@@ -521,7 +562,7 @@ class State:
                  "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners", "reason", "turn", "steps",
                  "decisions", "log", "choices", "turn_over", "in_turn", "idle", "phase", "check", "hook", "quiet",
                  "rig", "auto", "zsum", "marking", "moved", "nxt", "order", "skips", "scripted", "rng_cow",
-                 "chosen", "halt")
+                 "chosen", "halt", "work", "shown")
 
     def __init__(self, g: Game, n: int, seed: int, log: bool, check: bool):
         self.g = g
@@ -548,6 +589,7 @@ class State:
         self.reason: str | None = None
         self.turn = 0
         self.steps = 0
+        self.work = 0  # elements expressions went through since the last step they were charged (limits.WORK_PER_STEP)
         self.decisions = 0
         self.log: list[dict] | None = [] if log else None
         self.choices: list[int] = []
@@ -574,6 +616,10 @@ class State:
         # A search's copy that must stop where the next turn would begin (after the last turn's end and any
         # phase end): run() returns there with no decision pending; a later run() begins that turn.
         self.halt = False
+        # Secrets revealed by a rule (`reveal x`, lang/hidden.py): (row, seat) of a player variable, (row, -1)
+        # of a global one; a revealed value that changes is a secret again (`conceal`). Immutable, so a clone
+        # shares it for free and a change makes a new one.
+        self.shown: frozenset[tuple[int, int]] = frozenset()
 
     def resum(self) -> None:
         """Recount the kept per-zone sums (after something rearranged cards without moves)."""
@@ -614,6 +660,15 @@ class State:
         return numbered(self._labels())
 
     def _labels(self) -> list[str]:
+        # Showing the options is not playing: the work their labels' expressions do is not charged to
+        # the game (a logged game and an unlogged one, a watched one and a bot's, use the same steps).
+        steps, work = self.steps, self.work
+        try:
+            return self._labels_charged()
+        finally:
+            self.steps, self.work = steps, work
+
+    def _labels_charged(self) -> list[str]:
         g = self.g
         opts, meta, kind = self.popts or [], self.pmeta, self.pkind
         if kind == ACTION:
@@ -640,8 +695,7 @@ class State:
                 out.append(label(self, fr[2]))
             return out
         slot, _prompt, ty = meta[:3]
-        el = T.CARDS if kind == SUBSET else {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER,
-                                               T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+        el = T.CARDS if kind == SUBSET else ELEMENT.get(ty, T.STR)
         return [self.card_text(x, el) for x in opts]
 
     def _fill_label(self, action_name: str, tpl, params: list) -> str:
@@ -670,7 +724,7 @@ class State:
         if el is None:  # once per game, action and parameter: search agents label options all the time
             code = list(g.spec.actions[action_name].params.values())[k]
             ty = code.ast.ty if code.ast is not None else T.ANY
-            el = {T.CARDS: T.CARD, T.ZONE: T.CARD, T.PLAYERS: T.PLAYER, T.INTS: T.INT, T.STRS: T.STR}.get(ty, T.STR)
+            el = ELEMENT.get(ty, T.STR)
             g.param_show[(action_name, k)] = el
         return self.card_text(x, el)
 
@@ -678,7 +732,13 @@ class State:
         if self.pkind == ACTION:
             return "your action"
         prompt = self.pmeta[1]
-        return prompt(self, self.stack[-1][2]) if prompt else "choose"
+        if not prompt:
+            return "choose"
+        steps, work = self.steps, self.work  # showing is not playing: see _labels
+        try:
+            return prompt(self, self.stack[-1][2])
+        finally:
+            self.steps, self.work = steps, work
 
     def apply(self, i: int) -> None:
         """Take option `i` (from 0) of the pending decision and run to the next decision or the end.
@@ -724,7 +784,8 @@ class State:
     def log_choice(self, i: int) -> None:
         from .redact import secret_spans
         label = self.labels()[i]
-        if self.pkind == VALUE and len(self.pmeta) > 3:  # a simultaneous choice: nobody sees it yet
+        if self.pkind == VALUE and len(self.pmeta) > 3 or self.pkind == ACTION and self._secret_action(i):
+            # a simultaneous choice, or a secret action's (lang/hidden.py): nobody else sees it
             self.event("choice", player=self.pplayer, choice=label, index=i, of=len(self.popts), sealed=True)
             self.moved = {}
             self.chosen = None  # a new step: an earlier choice is no longer widened
@@ -741,6 +802,11 @@ class State:
         self.chosen = (self.log[-1], cards) if hidden else None  # widened as its cards move (redact.widen)
         self.moved = {}  # a new step: what a seat saw move before this choice is behind it
 
+    def _secret_action(self, i: int) -> bool:
+        o = self.popts[i]
+        name = self.pmeta[o if isinstance(o, int) else o[0]][0]
+        return self.g.spec.actions[name].secret
+
     def card_text(self, v: Any, ty: T) -> str:
         """A card (or cards) as narration shows it; marked with its id while `marking` (see redact.py)."""
         if not self.marking or ty not in (T.CARD, T.CARDS):
@@ -749,6 +815,34 @@ class State:
         if ty is T.CARD:
             return mark(v, self.g.card_label[v])
         return ", ".join(mark(c, self.g.card_label[c]) for c in v) if v else "nothing"
+
+    def secret_text(self, text: str, reads: tuple, owners: tuple) -> str:
+        """A narration hole that reads hidden variables: marked with the seats that may read it (redact.py)."""
+        if not self.marking:
+            return text
+        from .redact import mark_value, reads_seers
+        seers = reads_seers(self, reads, owners)
+        return text if len(seers) == self.n else mark_value(seers, text)
+
+    def reveal(self, scope: str, rows: tuple, owner: int | None) -> None:
+        """`reveal x`: every seat may read these rows of `owner` (of the game, for a global) until they change."""
+        seat = -1 if owner is None else owner
+        self.shown = self.shown.union((row, seat) for row in rows)
+        if self.log is not None:
+            vd = self.g.spec.vars[scope]
+            names = {v.index: v for v in vd.values()}
+            values = [(self.pvars[r][owner] if scope == "player" else self.gvars[r]) for r in rows]
+            first = names[rows[0]]
+            what = self.g.spec.keyed[scope][first.name.split("[", 1)[0]].label if first.key is not None and \
+                len(rows) > 1 else first.label  # a whole keyed variable by its name, one key as `dice (2)`
+            self.event("reveal", player=owner, what=what, values=values)
+
+    def conceal(self, scope: str, row: int, owner: int | None) -> None:
+        self.shown = self.shown - {(row, -1 if owner is None else owner)}
+
+    def conceal_rows(self, scope: str, rows: tuple, owner: int | None) -> None:
+        seat = -1 if owner is None else owner
+        self.shown = self.shown.difference((row, seat) for row in rows)
 
     def say(self, text: str) -> None:
         """Log a `say` line; cards some seat may not see are listed as `hidden` spans (see redact.py)."""
@@ -883,8 +977,17 @@ class State:
 
     def finish(self) -> bool:
         g = self.g
+        teams = g.spec.teams
         if g.winners_fn is not None:
             self.winners = sorted(set(g.winners_fn(self, [None] * g.scratch)))
+            if teams is not None:  # a side wins together: every seat of a side one of its seats won for
+                sides, index = g._side_table(self.n)
+                self.winners = sorted({q for p in self.winners for q in sides[index[p]]})
+        elif g.score_idx is not None and teams is not None:
+            scores = self.side_scores()
+            top = max(scores)
+            sides = g.sides(self.n)
+            self.winners = sorted(p for k, side in enumerate(sides) if scores[k] == top for p in side)
         elif g.score_idx is not None:
             row = self.pvars[g.score_idx]
             top = max(row)
@@ -893,13 +996,23 @@ class State:
         self.popts = None
         del self.stack[1:]
         if self.log is not None:
+            sides = {"side_scores": self.side_scores()} if g.spec.teams is not None and g.score_idx is not None else {}
             self.event("end", status="finished", winners=self.winners, turns=self.turn,
-                       scores=self.scores())
+                       scores=self.scores(), **sides)
         return True
 
     def scores(self) -> list[int] | None:
         i = self.g.score_idx
         return None if i is None else self.pvars[i][:]
+
+    def side_scores(self) -> list[int] | None:
+        """Each side's score (`game.teams.score`: the highest of its seats', or their sum), or None."""
+        i, teams = self.g.score_idx, self.g.spec.teams
+        if i is None or teams is None:
+            return None
+        row = self.pvars[i]
+        pick = sum if teams.score == "sum" else max
+        return [pick(row[p] for p in side) for side in self.g.sides(self.n)]
 
     def move_card(self, c: int, dst: int) -> None:
         src = self.where[c]
@@ -1051,6 +1164,7 @@ class State:
         s.check, s.hook, s.quiet, s.rig = self.check, self.hook, self.quiet, self.rig
         s.auto = None  # a copy is played by whoever made it
         s.marking, s.nxt, s.order, s.skips = self.marking, self.nxt, self.order, self.skips
+        s.shown = self.shown  # immutable: shared
         for name in _SHALLOW:  # slots added later and not listed above: shared, as a plain attribute copy would
             setattr(s, name, getattr(self, name))
         return s
@@ -1066,32 +1180,18 @@ class State:
         """Everything observable about the position (for equality tests)."""
         return (tuple(map(tuple, self.zones)), tuple(self.gvars), tuple(map(tuple, self.pvars)), tuple(self.tvars),
                 self.cur, self.turn, str(self.status), tuple(self.winners), self.chance().getstate(),
+                tuple(sorted(self.shown)),
                 (self.nxt, self.order, self.skips),
                 tuple((f[0].name, f[1]) for f in self.stack), tuple(self.popts or ()) if self.pkind != OPTION
                 else len(self.popts or ()))
 
     def view(self, player: int) -> View:
         """What seat `player` (from 0) may see, as a JSON-ready dict (see `View`): zones it may not look
-        into show only how many cards they hold, cards it may see appear by their labels. `player` -1 is
-        a spectator, who holds no seat and sees the public zones only."""
-        g = self.g
-        zones = {}
-        for zid, z in enumerate(self.zones):
-            if zid < g.S:
-                vis, owner = g.zone_vis[("shared", zid)], None
-            else:
-                owner, k = divmod(zid - g.S, g.P)
-                vis = g.zone_vis[("player", k)]
-            visible = vis == "public" or (vis == "owner" and owner == player)
-            zones[g.zone_name(zid)] = [g.card_label[c] for c in z] if visible else len(z)
-        spec = g.spec
-        return {
-            "player": player, "current": self.cur, "turn": self.turn, "phase": self.phase, "zones": zones,
-            "global": dict(zip(spec.vars["global"], self.gvars)),
-            "players": [dict(zip(spec.vars["player"], (r[p] for r in self.pvars))) for p in self.seats],
-            "turn_vars": dict(zip(spec.vars["turn"], self.tvars)),  # the turn's counters are public too
-            "decision": self.labels() if self.status is Status.RUNNING and self.pplayer == player else None,
-        }
+        into show only how many cards they hold, cards it may see appear by their labels, and a variable it
+        may not read (`visible: owner`, `side`, `nobody`) reads "(hidden)". `player` -1 is a spectator, who
+        holds no seat and sees what is public only. runtime/redact.py decides, for every face."""
+        from .redact import seat_view
+        return seat_view(self, player)
 
     def result(self) -> Result:
         """How the game stands or ended, with its seed and choices (see `Result`)."""
@@ -1104,5 +1204,5 @@ _CLONED = frozenset(("g", "n", "seed", "seats", "others", "rng", "rng_cow", "zon
                      "pvars", "tvars", "cur", "stack", "pkind", "pplayer", "popts", "pmeta", "status", "winners",
                      "reason", "turn", "steps", "decisions", "log", "choices", "turn_over", "in_turn", "idle",
                      "phase", "check", "hook", "quiet", "rig", "auto", "moved", "scripted", "marking", "nxt",
-                     "order", "skips", "chosen"))
+                     "order", "skips", "chosen", "shown"))
 _SHALLOW = tuple(n for n in State.__slots__ if n not in _CLONED)

@@ -9,18 +9,19 @@ all (a temporary file renamed into place).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
 from dataclasses import dataclass
+from typing import Callable
+
+from ..spec import files
 
 FORMAT = 1
 
 
 def spec_digest(path: str) -> str:
-    with open(path, "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+    return files.digest(path)  # bounded, regular files only (spec/files.py)
 
 
 def header(path: str, game, players: int, seed: int, agents: dict[int, str]) -> dict:
@@ -75,8 +76,8 @@ _HEADER = {"spec": str, "players": int, "seed": int, "options": dict, "readings"
 def read(path: str) -> tuple[dict, list[str]]:
     """The header and the event lines of a log; LogError (naming the line) if it is not a log."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        raw_bytes = files.read_bytes(path, files.MAX_LOG_BYTES, "log")
+        text = raw_bytes.decode("utf-8")
     except OSError as exc:
         raise LogError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -88,8 +89,8 @@ def read(path: str) -> tuple[dict, list[str]]:
     if not raw:
         raise LogError(f"{path} is empty")
     try:
-        head = json.loads(raw[0])
-    except json.JSONDecodeError:
+        head = parse_json(raw[0])
+    except ValueError:
         raise LogError(f"{path}:1: the first line is not a Rulewright log header") from None
     if not isinstance(head, dict) or head.get("rulewright_log") != FORMAT:
         raise LogError(f"{path}:1: not a Rulewright log (format {FORMAT})")
@@ -103,6 +104,21 @@ def read(path: str) -> tuple[dict, list[str]]:
     return head, raw[1:]
 
 
+def parse_json(line: str):
+    """One JSON value of a log or save line; ValueError (with a reason, not a traceback) for what is not.
+
+    Beyond malformed JSON: nesting too deep for the parser (a RecursionError) and integers too long
+    to convert (Python refuses more than 4,300 digits) are refused the same way."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as exc:  # int('9' * 5000): "Exceeds the limit (4300 digits) ..."
+        raise ValueError("a number too long" if "digits" in str(exc) else str(exc)) from None
+
+
 def text_line(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
 
@@ -112,10 +128,12 @@ def choices_of(path: str, body: list[str]) -> list[int]:
     last = len(body) + 1
     for n, line in enumerate(body, start=2):
         try:
-            e = json.loads(line)
+            e = parse_json(line)
         except json.JSONDecodeError:
             cut = " (the log ends in the middle of it: it was cut short)" if n == last else ""
             raise LogError(f"{path}:{n}: not a JSON line{cut}") from None
+        except ValueError as exc:
+            raise LogError(f"{path}:{n}: not a log line ({exc})") from None
         if not isinstance(e, dict):
             raise LogError(f"{path}:{n}: not an event (a JSON object)")
         if e.get("e") == "choice":
@@ -123,6 +141,41 @@ def choices_of(path: str, body: list[str]) -> list[int]:
                 raise LogError(f"{path}:{n}: a choice without an index")
             out.append(e["index"])
     return out
+
+
+def named_spec(name: str, by: str, what: Callable[[str], str], prefer_cwd: bool = False) -> str:
+    """The path of the spec a log or a save at `by` names, or LogError (starting with `what(name)`).
+
+    Relative names are read from the naming file's folder (or, with `prefer_cwd`, first from the
+    current folder, where `run --log` was started). Only a `.yaml` file inside one of those two
+    folders (or of RULEWRIGHT_ALLOW) that is a spec is accepted: a tampered file cannot make a
+    command read, or quote, anything else (spec/files.py)."""
+    from ..spec.loader import is_spec_file
+    folder = os.path.dirname(os.path.abspath(by))
+    try:
+        name.encode("utf-8")
+        printable = bool(name) and name.isprintable()
+    except UnicodeEncodeError:  # a lone surrogate
+        printable = False
+    if not printable:
+        raise LogError(f"{what('(a name with control characters)' if name else '(an empty name)')} is not a file name")
+    what = what(name)
+    if os.path.isabs(name):
+        spec = name
+    elif prefer_cwd and os.path.exists(name):
+        spec = name
+    else:
+        spec = os.path.normpath(os.path.join(folder, name))
+    problem = files.named_file_problem(spec, files.allowed_folders(folder, os.getcwd()))
+    if problem:
+        raise LogError(f"{what} is not read: {problem}")
+    if not os.path.isfile(spec):
+        hint = "; give it with --spec" if prefer_cwd else ""
+        raise LogError(f"{what} is not found" + (" (give it with --spec)" if prefer_cwd else "")
+                       if not os.path.exists(spec) else f"{what} is not a regular file{hint}")
+    if not is_spec_file(spec):
+        raise LogError(f"{what} is not a Rulewright spec (it has no `game:` section)")
+    return spec
 
 
 @dataclass(slots=True)
@@ -139,17 +192,19 @@ def replay(path: str, spec_path: str | None = None) -> ReplayReport:
     from .pipeline import load_game
     from .engine import IllegalChoice, Status
     head, body = read(path)
-    spec = spec_path or head["spec"]
-    if not os.path.isabs(spec) and not os.path.exists(spec):
-        spec = os.path.join(os.path.dirname(path), spec)
-    if not os.path.isfile(spec):
-        if spec_path:
-            raise LogError(f"{spec_path}: no such spec")
-        raise LogError(f"{path}:1: the spec it was played with, {head['spec']}, is not found "
-                       "(give it with --spec)")
+    if spec_path:
+        spec = spec_path  # the user named it: no folder rule, but still a regular file, bounded
+        if not os.path.isfile(spec):
+            raise LogError(f"{spec_path}: " + ("not a regular file" if os.path.exists(spec) else "no such spec"))
+    else:
+        spec = named_spec(head["spec"], path, lambda name: f"{path}:1: the spec it was played with, {name},",
+                          prefer_cwd=True)
     note = None
-    if os.path.exists(spec) and spec_digest(spec) != head.get("sha256"):
-        note = "the spec file has changed since the log was written"
+    try:
+        if spec_digest(spec) != head.get("sha256"):
+            note = "the spec file has changed since the log was written"
+    except OSError as exc:
+        raise LogError(f"cannot read the spec {spec}: {exc.strerror}") from None
     game = load_game(spec, head.get("options"), head.get("readings"))
     choices = choices_of(path, body)
     st = game.new_game(head["players"], head["seed"], log=True)

@@ -38,18 +38,21 @@ class Analysis:
     ok: bool = False
 
 
-def analyse(path: str, text: str | None = None) -> Analysis:
-    """Run every check stage on the spec at `path` (or on `text` as that spec), keeping what each produced."""
+def analyse(path: str, text: str | None = None, allow: tuple[str, ...] | None = None) -> Analysis:
+    """Run every check stage on the spec at `path` (or on `text` as that spec), keeping what each produced.
+
+    `allow`: the folders its `extends:` bases may be in (default: the spec's own folder and
+    RULEWRIGHT_ALLOW; spec/files.py)."""
     try:
-        return _analyse(path, text)
+        return _analyse(path, text, allow)
     except RecursionError:  # the limits on nesting should come first; this is the net under them
         return Analysis([Diagnostic("E444", "the spec nests too deeply to check", Span(path, 1, 1, 1, 2),
                                     hint="some part of it is nested far deeper than a spec needs")])
 
 
-def _analyse(path: str, text: str | None) -> Analysis:
+def _analyse(path: str, text: str | None, allow: tuple[str, ...] | None = None) -> Analysis:
     try:
-        doc = loader.load(path, text=text)
+        doc = loader.load(path, text=text, allow=allow)
     except SpecError as exc:
         return Analysis(exc.diagnostics)
     diags = list(schema.check(doc))

@@ -23,10 +23,12 @@ class View(_Global):
         zones: every zone by name (`deck`; a player's zone as `P2.hand`, P and the seat from 1): the
             labels of its cards (`2 of clubs`), bottom to top (the last is the top card), when the seat
             may look into it; else how many cards it holds (an int).
-        global: every global variable by name.
-        players: per seat (from 0), every player variable by name (players' variables are public).
+        global: every global variable by name ("(hidden)" for one this seat may not read: `visible: nobody`).
+        players: per seat (from 0), every player variable by name; "(hidden)" for one this seat may not read
+            (`visible: owner` of another seat, `side` of another side, `nobody`), until a rule reveals it.
         turn_vars: every turn variable by name (public too).
-        decision: the labels of the pending decision when this seat must choose now, else None.
+        decision: the labels of the pending decision when this seat must choose now, else None; as the seat
+            may read them (a card or a value hidden from it reads "a hidden card", "(hidden)").
     """
     player: int
     current: int

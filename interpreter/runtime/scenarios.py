@@ -9,12 +9,14 @@ a label that matches no option lists the options there were.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..lang.builtins import RuleError
+from ..spec.diagnostics import Diagnostic, Severity
 from ..compile.compiler import Compiler
 from .chance import Chance
 from .engine import Game, SetupError, State, Status
+from ..lang import versions
 from ..lang.model import Example, Spec
 
 _ZONE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:@([0-9]+))?$")
@@ -23,11 +25,28 @@ _VAR = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]+\])?)(?:@([0-9]+))?$")
 
 
 @dataclass(slots=True)
+class Legacy:
+    """A place where an example relied on an older meaning (lang/versions.py): what `upgrade` writes there."""
+    change: str
+    path: tuple  # the YAML path of the text to rewrite
+    text: str  # what is written there now
+    fixed: str  # what the current language needs there
+    note: str  # the deprecation warning
+
+    def diagnostic(self, spec: Spec) -> Diagnostic:
+        """The deprecation warning (W421) at the text `upgrade` would rewrite."""
+        return Diagnostic("W421", self.note, spec.doc.span(self.path),
+                          hint=f"write '{self.fixed}' (`rulewright upgrade SPEC` does, and checks the examples again)",
+                          severity=Severity.WARNING)
+
+
+@dataclass(slots=True)
 class Outcome:
     name: str
     ok: bool
     message: str
     rule: str | None
+    legacy: list[Legacy] = field(default_factory=list)
 
 
 class ExampleError(Exception):
@@ -42,6 +61,7 @@ def _given(game: Game, ex: Example):
 
     def hook(st: State) -> None:
         hook.taken = []  # (card type, the zone it was taken from, the zone it was put on), for messages
+        hook.legacy = []  # where the example relied on an older meaning (lang/versions.py)
         for src, dst in ex.given.get("clear", {}).items():
             st.move_zone(_zone_id(game, st, src), _zone_id(game, st, dst))
         placed: set[int] = set()
@@ -50,7 +70,7 @@ def _given(game: Game, ex: Example):
             wanted = []
             for i, entry in enumerate(types):
                 try:
-                    c = _take(game, st, ex, zname, i, entry, placed)
+                    c = _take(game, st, ex, zname, i, entry, placed, hook.legacy)
                 except ExampleError as exc:  # the engine would report it as a rule error: run_example raises it
                     hook.error = exc
                     raise
@@ -70,11 +90,13 @@ def _given(game: Game, ex: Example):
                 raise ExampleError(f"given.first: seat {first} does not exist with {st.n} players")
             st.cur = first - 1
     hook.taken = []
+    hook.legacy = []
     hook.error = None
     return hook
 
 
-def _take(game: Game, st: State, ex: Example, zname: str, i: int, entry: str, placed: set[int]) -> int:
+def _take(game: Game, st: State, ex: Example, zname: str, i: int, entry: str, placed: set[int],
+          legacy: list | None = None) -> int:
     """The card `given.zones.<zname>[i]` names: `type` (wherever its cards are, if they are all in one
     zone) or `type from zone`. The card nearest the bottom of its zone is taken, to disturb the rest least.
     An unknown type, a type whose free cards lie in several zones, or a zone without one is an error
@@ -96,6 +118,15 @@ def _take(game: Game, st: State, ex: Example, zname: str, i: int, entry: str, pl
         if not free:
             raise ExampleError(f"{at}given.zones.{zname}: no '{t}' {'left ' if where else ''}in {game.zone_name(sid)}"
                                f" to take (free '{t}' cards: {found})")
+    elif len(where) > 1 and versions.keeps_old(spec, "given_zones_from"):
+        # Language 1: the free copy nearest the bottom of its zone, whichever zone (a deprecated meaning).
+        free.sort(key=lambda c: st.zones[st.where[c]].index(c))
+        src = _spec_zone_name(game, game.zone_name(st.where[free[0]]))
+        if legacy is not None:
+            legacy.append(Legacy("given_zones_from", ("examples", ex.name, "given", "zones", zname, i), str(entry),
+                                 f"{t} from {src}", f"example '{ex.name}': given.zones.{zname}: '{t}' has free copies "
+                                 f"in {found}; the language 1 rule takes the one in {src}"))
+        return free[0]
     elif len(where) > 1:
         first = game.zone_name(next(iter(where)))
         raise ExampleError(f"{at}given.zones.{zname}: which '{t}'? free ones are in {found}: write "
@@ -183,18 +214,28 @@ def _set_var(spec: Spec, st: State, name: str, value) -> None:
         v = spec.vars["turn"].get(name[5:])
         if v is None:
             raise ExampleError(f"given.vars: unknown turn variable '{name}'")
-        st.tvars[v.index] = value
+        st.tvars[v.index] = _value(st, v, value)
         return
     if m and m.group(2):
         v = spec.vars["player"].get(m.group(1))
         if v is None:
             raise ExampleError(f"given.vars: unknown player variable '{m.group(1)}'")
-        st.pvars[v.index][int(m.group(2)) - 1] = value
+        st.pvars[v.index][int(m.group(2)) - 1] = _value(st, v, value)
         return
     v = spec.vars["global"].get(name)
     if v is None:
         raise ExampleError(f"given.vars: unknown global variable '{name}' (player variables are written name@SEAT)")
-    st.gvars[v.index] = value
+    st.gvars[v.index] = _value(st, v, value)
+
+
+def _value(st: State, v, value):
+    """A `given.vars` value as the state holds it: a cell variable's is the cell its name names (`c3`)."""
+    if v.type != "cell":
+        return value
+    cell = st.g.boards[v.board].named.get(str(value))
+    if cell is None:
+        raise ExampleError(f"given.vars: '{v.name}' holds a cell of '{v.board}', and {value!r} is not one")
+    return cell
 
 
 def _pick(st: State, want: str) -> int:
@@ -229,11 +270,13 @@ def _check_offered(st: State, ex: Example) -> None:
 
 
 def run_example(spec: Spec, ex: Example) -> Outcome:
+    legacy: list[Legacy] = []
     try:
         game = Game(spec, ex.options, ex.readings)
         players = ex.players or max(spec.min_players, 2)
         hook = _given(game, ex)
         st = game.new_game(players, ex.seed, log=True, check_invariants=True, hook=hook, prepare=_prepare(game, ex))
+        legacy = hook.legacy
         if hook.error is not None:
             raise hook.error
         for want in ex.do:
@@ -255,10 +298,10 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
                 return Outcome(ex.name, False, f"`{code.text.value}` cannot be evaluated: {exc}", ex.rule)
             if not holds:
                 return Outcome(ex.name, False, f"expected `{code.text.value}`; position: {_position(st)}{_took(hook)}",
-                               ex.rule)
-        return Outcome(ex.name, True, "ok", ex.rule)
+                               ex.rule, legacy)
+        return Outcome(ex.name, True, "ok", ex.rule, legacy)
     except (ExampleError, SetupError) as exc:
-        return Outcome(ex.name, False, str(exc), ex.rule)
+        return Outcome(ex.name, False, str(exc), ex.rule, legacy)
 
 
 def _position(st: State) -> str:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Iterable
 
+from . import files
+
 
 @dataclass(slots=True, frozen=True)
 class Span:
@@ -126,9 +128,8 @@ class SourceCache:
     def line(self, path: str, line: int) -> str | None:
         lines = self._lines.get(path)
         if lines is None:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as fh:
-                    lines = fh.read(MAX_SOURCE).splitlines()  # bounded: the path may be /dev/zero
+            try:  # regular files only, bounded: the path may be /dev/zero or a FIFO
+                lines = files.read_bytes(path, MAX_SOURCE).decode("utf-8", errors="replace").splitlines()
             except OSError:
                 lines = []
             self._lines[path] = lines

@@ -16,12 +16,13 @@ from typing import Any
 
 import yaml
 
+from . import files
 from .diagnostics import Diagnostic, Span, SpecError, Text
 
 Path = tuple[Any, ...]
 # libyaml's parser when PyYAML has it (about 10x faster); both only build plain data.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-MAX_SPEC_BYTES = 2_000_000  # a spec (or a base it extends) larger than this is refused before it is read
+MAX_SPEC_BYTES = files.MAX_SPEC_BYTES  # a spec (or a base it extends) larger than this is refused before it is read
 MAX_YAML_DEPTH = 40  # mappings and lists inside each other; real specs use fewer than 10
 MAX_YAML_VALUES = 200_000  # keys, values and list items once aliases (*name) are expanded; a large spec has 10,000
 
@@ -302,21 +303,19 @@ def _yaml_hint(problem: str) -> str | None:
 
 
 def load_file(path: str) -> Document:
-    """Load one YAML file with positions (no `extends` resolution)."""
+    """Load one YAML file with positions (no `extends` resolution), read as files.read_text reads it."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_SPEC_BYTES + 1)  # never more: /dev/zero or a growing file is refused too
-        if len(raw) > MAX_SPEC_BYTES:
-            size = os.path.getsize(path)
-            what = f"{size:,} bytes" if size > MAX_SPEC_BYTES else f"more than {MAX_SPEC_BYTES:,} bytes"
+        source = files.read_text(path, MAX_SPEC_BYTES)
+    except files.Refused as exc:
+        if exc.too_large:
             raise SpecError([Diagnostic(
-                "E108", f"the spec is {what}; the limit is {MAX_SPEC_BYTES:,}", Span(path, 1, 1, 1, 2),
-                hint="a spec holds rules, not data: split it into a base and variants that `extends:` it")])
-        source = raw.decode("utf-8")
+                "E108", exc.strerror, Span(path, 1, 1, 1, 2),
+                hint="a spec holds rules, not data: split it into a base and variants that `extends:` it")]) from None
+        code = "E100" if "UTF-8" in exc.strerror else "E114"
+        raise SpecError([Diagnostic(code, f"cannot read spec: {exc.strerror}" if code == "E100" else
+                                    f"the spec is {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
     except OSError as exc:
         raise SpecError([Diagnostic("E100", f"cannot read spec: {exc.strerror}", Span(path, 1, 1, 1, 2))]) from None
-    except UnicodeDecodeError:
-        raise SpecError([Diagnostic("E100", "the spec is not UTF-8 text", Span(path, 1, 1, 1, 2))]) from None
     return load_source(path, source)
 
 
@@ -331,11 +330,29 @@ def load_source(path: str, source: str) -> Document:
     return Document(path, source, data, b.where, {path: source})
 
 
-def load(path: str, _seen: tuple[str, ...] = (), text: str | None = None) -> Document:
+def is_spec_file(path: str) -> bool:
+    """Whether the file at `path` reads as a spec (a mapping with `game:` or `extends:`) or cannot be read.
+
+    For a spec named by another file (a log, a save): one that is not a spec is refused with
+    words of its own, before any diagnostic could quote what it holds. A file that does not load
+    is left to the loader, which reports why at its position."""
+    try:
+        data = load_file(path).data
+    except SpecError:
+        return True
+    return isinstance(data, dict) and bool({"game", "extends"} & set(data))
+
+
+def load(path: str, _seen: tuple[str, ...] = (), text: str | None = None,
+         allow: tuple[str, ...] | None = None) -> Document:
     """Load a spec, merging it onto its base when it says `extends:`.
 
     With `text`, the spec's own YAML is that text rather than the file's (its
-    bases are still read from disk, relative to `path`)."""
+    bases are still read from disk, relative to `path`). A base must be a
+    `.yaml` file inside the spec's folder or one of `allow` (and of the
+    RULEWRIGHT_ALLOW list): files.py says why."""
+    if allow is None:
+        allow = files.allowed_folders(os.path.dirname(os.path.abspath(path)))
     doc = load_file(path) if text is None else load_source(path, text)
     if not isinstance(doc.data, dict) or "extends" not in doc.data:
         return doc
@@ -345,11 +362,29 @@ def load(path: str, _seen: tuple[str, ...] = (), text: str | None = None) -> Doc
     if not isinstance(base_name, str):
         raise SpecError([Diagnostic("E201", "`extends` must be a file name", span)])
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), base_name))
+    problem = files.named_file_problem(base_path, allow)
+    if problem:
+        raise SpecError([Diagnostic("E115", f"the base '{base_name}' is not read: {problem}", span,
+                                    hint="name a spec in this spec's folder (or below it), or add its folder to "
+                                         f"{files.ALLOW_ENV}")])
     if os.path.abspath(base_path) in _seen + (os.path.abspath(path),):
         raise SpecError([Diagnostic("E105", f"extending '{base_name}' leads back to this file (a cycle)", span,
                                     hint="a base cannot extend its own variant")])
     if not os.path.exists(base_path):
         raise SpecError([Diagnostic("E100", f"base spec '{base_name}' not found", span,
                                     hint=f"looked for {base_path}")])
-    base = load(base_path, _seen + (os.path.abspath(path),))
+    try:
+        base = load(base_path, _seen + (os.path.abspath(path),), allow=allow)
+    except SpecError as exc:
+        # A base that is not an ordinary file is reported where it is named, not at its own 1:1.
+        bad = [d for d in exc.diagnostics if d.code in ("E114", "E108") and d.span and d.span.path == base_path]
+        if bad:
+            raise SpecError([Diagnostic(bad[0].code, bad[0].message.replace("the spec", f"the base '{base_name}'", 1),
+                                        span, hint=bad[0].hint)]) from None
+        raise
+    if not isinstance(base.data, dict) or not ({"game", "extends"} & set(base.data)):
+        # Never quote a file that is not a spec: its keys could be anyone's secrets.
+        raise SpecError([Diagnostic("E116", f"the base '{base_name}' is not a Rulewright spec "
+                                            "(it has no `game:` section)", span,
+                                    hint="`extends:` names a spec: a YAML file that starts with `game:`")])
     return merge(base, doc)

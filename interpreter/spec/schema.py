@@ -77,15 +77,23 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         return
     if kw == "type":
         hint = None
+        got = _words(_json_type(err.instance))
         if isinstance(err.instance, bool) and "string" in err.validator_value:
             hint = "YAML reads yes/no/on/off/true/false as true or false: put the text in quotes"
-        yield Diagnostic("E203", f"{where} must be {_words(err.validator_value)}, not {_words(_json_type(err.instance))}",
-                         doc.span(path), hint=hint)
+            word = _written(doc, doc.span(path))
+            if word and word.lower() not in ("true", "false"):
+                got = f"'{word}', which YAML reads as {str(err.instance).lower()}"
+        yield Diagnostic("E203", f"{where} must be {_words(err.validator_value)}, not {got}", doc.span(path), hint=hint)
         return
     if kw == "enum":
         allowed = [str(x) for x in err.validator_value]
         hint = did_you_mean(str(err.instance), allowed) or f"one of: {', '.join(allowed)}"
-        yield Diagnostic("E204", f"{_shown(err.instance)} is not allowed for {where}", doc.span(path), hint=hint)
+        shown = _shown(err.instance)
+        if isinstance(err.instance, bool):  # `[up, off]`: YAML read the word as false
+            word = _written(doc, doc.span(path))
+            shown = f"'{word}' (which YAML reads as {str(err.instance).lower()})" if word else shown
+            hint = f"YAML reads yes/no/on/off as true or false: put the word in quotes; {hint}"
+        yield Diagnostic("E204", f"{shown} is not allowed for {where}", doc.span(path), hint=hint)
         return
     if kw == "pattern":
         parent = _at(doc.data, path[:-1]) if path else None
@@ -111,8 +119,22 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E205", f"'{bad}' is not a valid name", doc.span(path + (bad,), key=True),
                          hint="names use letters, digits and '_' and do not start with a digit")
         return
+    if kw in ("oneOf", "anyOf") and err.context:
+        # One of several forms: say what is wrong with the form the value comes closest to (the deepest
+        # complaint: `keys: [on, off]` is a list whose items YAML read as true/false, not a range).
+        best = max(err.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+        yield from _translate(doc, best, tuple(best.absolute_path))
+        return
     msg = err.message if len(err.message) <= 200 else err.message[:197] + "..."
     yield Diagnostic("E200", f"{where}: {msg}", doc.span(path))
+
+
+def _written(doc: Document, span: Any) -> str | None:
+    """The text a value was written as (`off`), from the source, when it is on one line."""
+    if span is None or span.line != span.end_line:
+        return None
+    lines = (doc.sources.get(span.path) or "").split("\n")
+    return lines[span.line - 1][span.col - 1:span.end_col - 1] if span.line <= len(lines) else None
 
 
 def _shown(value: Any) -> str:

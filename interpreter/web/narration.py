@@ -37,7 +37,7 @@ from ..runtime.redact import HIDDEN, seat_events, zone_seers
 
 SPECTATOR = -1  # a viewer who holds no seat: sees the public zones only
 EVERYONE = -2   # the designer reading a full log: sees every zone
-NARRATED = ("turn", "phase", "say", "choice", "end")
+NARRATED = ("turn", "phase", "say", "choice", "roll", "reveal", "end")  # rolls: a secret one as hidden dice
 
 
 class RuleTagger(list):

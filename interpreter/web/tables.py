@@ -37,7 +37,7 @@ from ..compile.compiler import ACTION
 from ..lab.whynot import unavailable
 from ..runtime.engine import Game, IllegalChoice, SetupError, Status, numbered
 from ..runtime.seeds import game_seed
-from ..runtime.redact import seat_labels
+from ..runtime.redact import full_view, seat_labels, seat_prompt
 from .narration import EVERYONE, SPECTATOR, RuleTagger, seat_narration, seat_texts, visible_labels, visible_to_each
 
 PERSON = "person"
@@ -425,9 +425,7 @@ def seat_json(table: Table, viewer: int) -> dict:
     """Everything the page shows for `viewer`, and nothing that seat may not see."""
     st, g = table.st, table.g
     full = viewer == EVERYONE
-    view = st.view(viewer if not full else 0)
-    if full:  # the designer's full record of a logged game: every zone face up
-        view["zones"] = {g.zone_name(z): [g.card_label[c] for c in cards] for z, cards in enumerate(st.zones)}
+    view = full_view(st) if full else st.view(viewer)  # the designer's full record: every zone and value face up
     out: dict[str, Any] = {
         "game": g.spec.name, "settings": table.public_settings(), "viewer": viewer, "status": str(st.status),
         "turn": st.turn, "phase": st.phase, "current": st.cur, "zones": _zones(table, view, full),
@@ -442,7 +440,7 @@ def seat_json(table: Table, viewer: int) -> dict:
         if viewer == st.pplayer and d["person"]:
             dec = st.decision()
             seen = visible_labels(st, viewer)
-            prompt, *options = seat_texts([dec.prompt, *seat_labels(st, viewer)], g, viewer, seen)
+            prompt, *options = seat_texts([seat_prompt(st, viewer), *seat_labels(st, viewer)], g, viewer, seen)
             options = numbered(options)
             d.update(id=table.version, prompt=prompt, kind=dec.kind, options=options, refused=[])
             if st.pkind == ACTION:
