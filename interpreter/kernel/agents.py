@@ -62,6 +62,11 @@ class SearchKernel:
         from .run import kernel_for
         self.spec = spec
         self.base = kernel_for(spec)  # start positions and parameters: the same layout
+        for scope in ("global", "player"):
+            for vd in spec.vars[scope].values():
+                if getattr(vd, "visible", "public") != "public":  # its determinization would leak the value
+                    raise Unsupported(f"a hidden variable (`visible: {vd.visible}`) with search agents is not yet "
+                                      "on the kernel", span=getattr(vd, "span", None))
         lw = Lowerer(spec)
         g = lw.game()
         h = spec.heuristic
