@@ -141,3 +141,28 @@ def test_mcts_time_budget_stops_the_python_search():
     assert 8 <= visits < agent.iterations  # stopped by the clock, after at least one round of 8
     with pytest.raises(AgentError):
         make_agent("mcts:time=soon", 1, 0)
+
+
+def test_simulate_and_run_play_search_agents_on_the_kernel():
+    import json
+
+    from click.testing import CliRunner
+
+    from interpreter.cli.commands import cli
+    args = ["simulate", "games/stun.yaml", "-p", "4", "-g", "60", "--seed", "4", "--agent", "1=greedy:4", "--json"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["engine"] == "kernel" and d["games"] == 60 and "engine_note" not in d
+    r = CliRunner().invoke(cli, ["simulate", "games/stun.yaml", "-p", "2", "-g", "5", "--agent", "1=cautious", "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["engine"] == "python" and "cautious" in r.stderr
+    # `run --engine kernel` narrates the search kernel's game (its record replayed in the engine)
+    game = load_game("games/stun.yaml")
+    seed = 9
+    row, _choices, _chance = search_kernel_for(game.spec).record(game, 4, seed, {0: "greedy:4"})
+    r = CliRunner().invoke(cli, ["run", "games/stun.yaml", "-p", "4", "--seed", str(seed), "--engine", "kernel",
+                                 "--agent", "1=greedy:4"])
+    assert r.exit_code == 0, r.output
+    winners = [p for p in range(4) if row[7 + p]]
+    last = [ln for ln in r.output.splitlines() if ln.startswith("== ")][-1]
+    assert last.startswith(f"== P{winners[0] + 1} wins after {int(row[1])} turns"), (last, row[:7])

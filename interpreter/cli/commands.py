@@ -259,6 +259,9 @@ def _kernel_game(game, players: int, seed: int, seats: dict, log_path: str | Non
     if not game.spec.min_players <= players <= game.spec.max_players:
         raise SetupError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players, "
                          f"not {players}")
+    from ..kernel.agents import search_kernel_for, searching
+    if searching(seats):  # search agents: the search kernel's game (kernel/agents.py)
+        return search_kernel_for(game.spec).replayed(game, players, seed, seats, log=True, check=True)
     from ..kernel.run import kernel_for
     return kernel_for(game.spec).replayed(game, players, seed, log=True, check=True)
 
@@ -327,8 +330,12 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
     if d["error_samples"]:  # the first failed game again, to show the rule text that failed
         first = d["error_samples"][0]["seed"]
         if engine == "kernel":  # the kernel's game, replayed in the Python engine from its record
+            from ..kernel.agents import search_kernel_for, searching
             from ..kernel.run import kernel_for
-            st, prepare = kernel_for(game.spec).replayed(game, players, first)
+            if searching(gs.agents):
+                st, prepare = search_kernel_for(game.spec).replayed(game, players, first, gs.agents)
+            else:
+                st, prepare = kernel_for(game.spec).replayed(game, players, first)
             _show_fault(game, st, gs.agents, prepare, engine)
         else:
             from ..lab.runner import play

@@ -136,6 +136,13 @@ class SearchKernel:
         row = out[0]
         return row, rch[:row[5]].tolist(), rcc[:row[6]].tolist()
 
+    def replayed(self, game: Game, players: int, seed: int, agents: dict[int, str], **kw):
+        """The reference engine's State of this kernel game (its choices replayed, its chance scripted; `kw`:
+        new_game's log, check_invariants), and the hook that scripts its chance into another replay."""
+        from .replay import decode, prepare_for, replay
+        _row, choices, chance = self.record(game, players, seed, agents)
+        return replay(game, players, seed, choices, chance, **kw), prepare_for(decode(chance))
+
     def summaries(self, game: Game, players: int, master: int, start: int, stop: int, agents: dict[int, str],
                   coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
         """As run.Kernel.summaries, with these agents seated; a game that stalls, fails or nears the budget is

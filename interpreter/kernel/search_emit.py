@@ -79,6 +79,11 @@ def _apick(st, n, who):
         st[DECISIONS] += 1
         return st[AG + A_FORCE]
     if st[AG + A_MODE] == 0:  # the real game
+        if st[AG + A_KIND + who] != 0 and n == 1:  # a forced move: no search (nor a kept tree across it)
+            st[MV + who] = -1
+            _keep(st, 0)
+            _log_move(st, 0, who)
+            return _record(st, 0)
         if st[AG + A_KIND + who] != 0:
             st[AG + A_PAUSED] = 1
             st[AG + A_WHO] = who
