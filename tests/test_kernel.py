@@ -68,6 +68,7 @@ if os.environ.get("RULEWRIGHT_KERNEL_ALL"):
         ("games/goofspiel.yaml", 2, {}, {}, 20),  # `choose together`
         ("games/sushi_go.yaml", 3, {}, {}, 10),
         ("games/stunt-academy.yaml", 3, {}, {}, 10),  # `choose subset`
+        ("games/othello.yaml", 2, {}, {}, 5),  # cells as values
     ]
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..lang import boards as B
 from ..lang.kinds import ELEMENT, T
-from ..lang.limits import MAX_OPTIONS
+from ..lang.limits import MAX_OPTIONS, WORK_PER_STEP
 from ..lower import ir
 from ..lower.lowering import Unsupported
 from . import layout as Y
@@ -33,7 +33,7 @@ _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
 
-VERSION = "8"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "10"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
@@ -50,7 +50,15 @@ class Emitter:
     def __init__(self, g: ir.Game, interchange: Any = None):
         self.g = g
         self.interchange = interchange  # compile/interchange.Interchange: identical cards make one option
-        self.Y = Y.Layout.of(g)
+        # Sums and counts of a whole zone by card values alone are kept up to date at every move (as the
+        # engine keeps `sum(zone, prop)`): one lookup instead of a walk over the zone.
+        self.kept_tables: list[tuple[int, ...]] = []
+        for node in _walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
+                           g.skip_if, g.measures]):
+            table = _kept(node, g.n_cards)
+            if table is not None and table not in self.kept_tables:
+                self.kept_tables.append(table)
+        self.Y = Y.Layout.of(g, len(self.kept_tables))
         self.consts: list[str] = []  # module constants: `K<i> = np.array([...])`
         self._const_ids: dict[tuple, str] = {}
         self.defs: list[str] = []
@@ -366,11 +374,50 @@ class Emitter:
             return f"st[{self.Y.zl} + {self.ex(coll)}]"
         return f"{self.arr(coll)}.shape[0]"
 
-    def x_Comprehension(self, x: ir.Comprehension) -> str:
+    def length(self, coll: ir.X) -> str | None:
+        """How many elements a collection has (None for `players`, which the engine never charges)."""
+        if isinstance(coll, ir.Special) and coll.what == "players":
+            return None
+        if isinstance(coll, ir.Special) and coll.what == "others":
+            return f"(st[{Y.N}] - 1)"
+        if coll.ty is T.ZONE:
+            return f"st[{self.Y.zl} + {self.ex(coll)}]"
+        pb = self.PAR + self.Y.board
+        if isinstance(coll, ir.Builtin) and coll.name == "cells":
+            return f"st[{pb}] * st[{pb} + 1]"
+        if isinstance(coll, ir.Builtin) and coll.name == "line":
+            k = f"max(0, {self.ex(coll.args[2])})" if len(coll.args) == 3 else "-1"
+            return f"_line_len(st, {self.ex(coll.args[0])}, {self.ex(coll.args[1])}, {k})"
+        if isinstance(coll, ir.Builtin) and coll.name == "range":
+            return f"max(0, {self.ex(coll.args[1])} - {self.ex(coll.args[0])} + 1)"
+        return f"{self.arr(coll)}.shape[0]"
+
+    def charge(self, coll: ir.X) -> None:
+        """The engine's `_work`: a filter, mapped list, aggregate or quantifier charges its collection's
+        length to the step budget (a step per WORK_PER_STEP elements)."""
+        n = self.length(coll)
+        if n is not None:
+            self.line(f"_charge(st, {n})")
+
+    def x_Comprehension(self, x: ir.Comprehension, charged: bool = True) -> str:
         el = ELEMENT.get(x.coll.ty, T.INT)
         kind = x.kind
         v = self.tmp("e")
-        if kind in ("filter", "map", "best", "worst"):
+        if charged:
+            self.charge(x.coll)
+        if kind in ("any", "all"):  # the first witness (any) or counter-example (all) decides
+            out = self.tmp("b")
+            want = kind == "any"
+            self.line(f"{out} = {not want}")
+            opened = self.loop(x.coll, v)[1]
+            self.depth += opened
+            self.bind(x.slot, el, v)
+            self.line(f"if bool({self.ex(x.cond)}) == {want}:")
+            self.line(f"    {out} = {want}")
+            self.line("    break")
+            self.depth -= opened
+            return out
+        if kind in ("filter", "while", "map", "best", "worst"):
             cap = self.tmp("n")
             if isinstance(x.coll, ir.Builtin) and x.coll.name == "range":
                 src = self.tmp("s")
@@ -389,11 +436,15 @@ class Emitter:
             opened = header() if header else self.loop(x.coll, v)[1]
             self.depth += opened
             self.bind(x.slot, el, v)
-            if x.cond is not None:
+            if x.cond is not None and kind != "while":
                 c = self.ex(x.cond)
                 self.line(f"if {c}:")
                 self.depth += 1
-            if kind == "filter":
+            if kind == "while":
+                self.line(f"if not ({self.ex(x.cond)}):")
+                self.line("    break")
+                self.line(f"{buf}[{k}] = {v}")
+            elif kind == "filter":
                 self.line(f"{buf}[{k}] = {v}")
             elif kind == "map":
                 self.line(f"{buf}[{k}] = {self.ex(x.value)}")
@@ -401,10 +452,10 @@ class Emitter:
                 self.line(f"{buf}[{k}] = {v}")
                 self.line(f"{keys}[{k}] = {self.ex(x.value)}")
             self.line(f"{k} += 1")
-            if x.cond is not None:
+            if x.cond is not None and kind != "while":
                 self.depth -= 1
             self.depth -= opened
-            if kind in ("filter", "map"):
+            if kind in ("filter", "while", "map"):
                 return f"{buf}[:{k}]"
             top, out, m = self.tmp("v"), self.tmp("a"), self.tmp("k")
             self.line(f"{out} = np.empty({k}, np.int64)")
@@ -446,6 +497,12 @@ class Emitter:
     # -- builtins ----------------------------------------------------------------------------------
     def x_Builtin(self, x: ir.Builtin) -> str:
         n, a = x.name, x.args
+        table = _kept(x, self.g.n_cards)
+        if table is not None:
+            j = self.kept_tables.index(table)
+            if n == "count":  # the filter the engine runs is charged; the kept count needs no walk
+                self.charge(a[0].coll)
+            return f"st[{self.Y.zs + j * self.Y.n_zones} + {self.ex(a[0].coll if n == 'count' else a[0])}]"
         if n == "count":
             c = a[0]
             if c.ty is T.ZONE:
@@ -474,7 +531,7 @@ class Emitter:
             slot = 10_000 + self._n  # a hidden local of its own
             self._n += 1
             el = ELEMENT.get(a[0].ty, T.INT)
-            return self.x_Comprehension(ir.Comprehension(T.INT, x.at, kind, slot, a[0], None, value(slot)))
+            return self.x_Comprehension(ir.Comprehension(T.INT, x.at, kind, slot, a[0], None, value(slot)), False)
         if n in ("best", "worst"):
             if x.prop is None:
                 raise self.no(f"{n}() without a property", x)
@@ -484,7 +541,7 @@ class Emitter:
                 val = ir.Prop(T.INT, x.at, "", x.prop[1], ir.Local(T.CARD, x.at, slot))
             else:
                 val = ir.Var(T.INT, x.at, "player", x.prop[1], ir.Local(T.PLAYER, x.at, slot), "")
-            return self.x_Comprehension(ir.Comprehension(x.ty, x.at, n, slot, a[0], None, val))
+            return self.x_Comprehension(ir.Comprehension(x.ty, x.at, n, slot, a[0], None, val), False)
         if n in ("top_sum", "place_points"):
             slot = 10_000 + self._n
             self._n += 1
@@ -493,7 +550,7 @@ class Emitter:
                    else ir.Var(T.INT, x.at, "player", x.prop[1], el, ""))
             items = self.tmp("s")
             self.line(f"{items} = {self.arr(a[0])}")
-            vals = self.x_Comprehension(ir.Comprehension(T.INTS, x.at, "map", slot, a[0], None, val))
+            vals = self.x_Comprehension(ir.Comprehension(T.INTS, x.at, "map", slot, a[0], None, val), False)
             if n == "top_sum":
                 return f"_top_sum({vals}, {self.ex(a[1])})"
             return f"_place_points({items}, {vals}, {self.arr(a[1])}, {self.ex(a[2])})"
@@ -749,7 +806,16 @@ class Emitter:
         for j, o in enumerate(s.options):
             opened = 0
             v = self.tmp("e")
-            if o.slot is not None:
+            if o.slot is not None and isinstance(o.coll, ir.Comprehension) and o.coll.kind == "filter":
+                # `option for p in [q in ... where ...]`: the filter's test inline, as the engine's `_loop`
+                opened = self.loop(o.coll.coll, v)[1]
+                self.depth += opened
+                self.bind(o.coll.slot, ELEMENT.get(o.coll.coll.ty, T.INT), v)
+                self.line(f"if {self.ex(o.coll.cond)}:")
+                self.depth += 1
+                opened += 1
+                self.bind(o.slot, ELEMENT.get(o.coll.ty, T.INT), v)
+            elif o.slot is not None:
                 opened = self.loop(o.coll, v)[1]
                 self.depth += opened
                 self.bind(o.slot, ELEMENT.get(o.coll.ty, T.INT), v)
@@ -1000,6 +1066,8 @@ class Emitter:
                 self.line(f"if not {self.ex(ph.while_)}:")
                 self.line("    break")
             call_block(ph.start)
+            begun = self.tmp("t")
+            self.line(f"{begun} = st[{Y.TURN}]")  # a phase without `until` is one round: a turn for each player
             # the turn cycle
             self.line("while True:")
             self.depth += 1
@@ -1055,6 +1123,9 @@ class Emitter:
                 self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
             if ph.until is not None:
                 self.line(f"if {self.ex(ph.until)}:")
+                self.line("    break")
+            elif ph.name is not None:
+                self.line(f"if st[{Y.TURN}] - {begun} >= n:")
                 self.line("    break")
             self.depth -= 1
             call_block(ph.end)
@@ -1190,13 +1261,72 @@ class Emitter:
                 ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("NMEAS", len(g.measures)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
                 ("MAX_SIDES", MAX_SIDES), ("SIZE", Yl.size), ("PAR", self.PAR), ("PB", self.PAR + Yl.board),
-                ("RCH", self.RCH))),
+                ("RCH", self.RCH), ("WORK", Y.WORK), ("WORK_PER_STEP", WORK_PER_STEP), ("ZS", Yl.zs), ("NZ", Yl.n_zones), ("NT", len(self.kept_tables)))),
             f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",
             f"DC = np.array([{', '.join(map(str, dc))}], dtype=np.int64)",
             f"ORDER8 = np.array([{', '.join(map(str, order8))}], dtype=np.int64)",
+            "KS = np.array([" + ", ".join("[" + ", ".join(map(str, t)) + "]" for t in self.kept_tables) +
+            "], dtype=np.int64)" if self.kept_tables else f"KS = np.zeros((1, {max(1, g.n_cards)}), dtype=np.int64)",
         ]
         body = "\n\n".join(self.defs)
         return "\n".join(head + self.consts) + "\n" + _RUNTIME + "\n" + body + "\n" + _DRIVER
+
+
+def _walk(x: Any):
+    """Every IR node in `x` (nodes, lists, dicts, tuples), depth first."""
+    stack = [x]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, (ir.X, ir.S)):
+                yield n
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
+
+
+def _card_values(e: ir.X, slot: int, n_cards: int) -> tuple[int, ...] | None:
+    """A card-only expression's value for every card id (its element at local `slot`), or None when it
+    reads anything else (state, options, readings)."""
+    import operator as op
+    ops = {"+": op.add, "-": op.sub, "*": op.mul, "==": op.eq, "!=": op.ne, "<": op.lt, "<=": op.le,
+           ">": op.gt, ">=": op.ge}
+
+    def value(x: ir.X, c: int):
+        if isinstance(x, ir.Const):
+            return x.value
+        if isinstance(x, ir.Prop) and isinstance(x.card, ir.Local) and x.card.slot == slot:
+            return x.table[c]
+        if isinstance(x, ir.Unary):
+            v = value(x.operand, c)
+            return (not v) if x.op == "not" else -v
+        if isinstance(x, ir.Binary):
+            if x.op == "and":
+                return value(x.left, c) and value(x.right, c)
+            if x.op == "or":
+                return value(x.left, c) or value(x.right, c)
+            if x.op in ops:
+                return ops[x.op](value(x.left, c), value(x.right, c))
+        raise LookupError
+    try:
+        return tuple(int(value(e, c)) for c in range(n_cards))
+    except (LookupError, IndexError):
+        return None
+
+
+def _kept(x: Any, n_cards: int) -> tuple[int, ...] | None:
+    """The card-value table of a kept zone sum: `sum(zone, prop)` or `count([c in zone where P(c)])` with P
+    of the card's properties alone; None for anything else."""
+    if not isinstance(x, ir.Builtin) or not x.args or n_cards == 0:
+        return None
+    if x.name == "sum" and x.prop is not None and x.prop[0] == "prop" and x.args[0].ty is T.ZONE:
+        return tuple(int(v) for v in x.prop[1])
+    if x.name == "count" and isinstance(x.args[0], ir.Comprehension) and x.args[0].kind == "filter" \
+            and x.args[0].coll.ty is T.ZONE and x.args[0].cond is not None:
+        return _card_values(x.args[0].cond, x.args[0].slot, n_cards)
+    return None
 
 
 def _calls(body: list, out: set[str]) -> None:
@@ -1217,7 +1347,7 @@ def _calls(body: list, out: set[str]) -> None:
             _calls(s.body, out)
 
 
-def source(g: ir.Game, interchange: Any = None) -> str:
+def source(g: ir.Game, interchange: Any = None) -> str:  # noqa: D401
     """The kernel module of a lowered game (raises Unsupported for what it cannot run); `interchange`
     (compile/interchange.py's table for the spec) is needed when a rule chooses a card."""
     return Emitter(g, interchange).module()

@@ -4,7 +4,8 @@ Owns where everything lives in that array (`Layout`), the run-time parameters ar
 budget, options, readings, board sizes), and the status and stop codes a kernel game ends with.
 
     header  cur, turn, steps, decisions, status, turn_over, in_turn, idle, quiet, next seat, order,
-            skips, players, error code, the chance and agents' random streams, record counters
+            skips, players, error code, the chance and agents' random streams, record counters, work
+            (elements expressions went through since the last step they were charged: lang/limits.py)
     winners one flag per seat
     gvars   global variables (keyed ones: one slot per key)
     pvars   per player variable slot i, seat p at pv + i * max_players + p
@@ -13,6 +14,7 @@ budget, options, readings, board sizes), and the status and stop codes a kernel 
     zones   each zone's cards, bottom first, `n_cards` slots per zone
     where   each card's zone (-1: not in this game)
     seen    per ambiguity, how often a rule read its reading this game (the lab's "reached")
+    sums    kept zone sums: per table of card values some rule sums or counts over a whole zone, per zone
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from ..lower import ir
 
 # header slots
 CUR, TURN, STEPS, DECISIONS, STATUS, TURN_OVER, IN_TURN, IDLE, QUIET, NXT, ORDER, SKIPS, N, ERR, RNG, ARNG, \
-    NCH, NCC, NWIN = range(19)
+    NCH, NCC, WORK = range(19)
 HEADER = 20
 
 # status (the engine's Status, as numbers)
@@ -61,6 +63,8 @@ class Layout:
     zc: int
     wh: int
     cov: int
+    zs: int
+    n_kept: int
     size: int
     opt: int  # parameter index of the first option
     read: int  # ... of the first reading
@@ -72,7 +76,7 @@ class Layout:
         return 7 + 2 * self.max_players + n_readings + n_measures
 
     @staticmethod
-    def of(g: ir.Game) -> "Layout":
+    def of(g: ir.Game, n_kept: int = 0) -> "Layout":
         mp = g.max_players
         c = max(1, g.n_cards)
         nz = g.n_shared + g.n_player_zones * mp
@@ -84,9 +88,10 @@ class Layout:
         zc = zl + nz
         wh = zc + nz * c
         cov = wh + c
-        size = cov + len(g.readings)
+        zs = cov + len(g.readings)
+        size = zs + n_kept * nz
         opt = P_FIRST
         read = opt + len(g.options)
         board = read + len(g.readings)
-        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, cov, size, opt, read, board,
+        return Layout(mp, c, nz, g.n_shared, g.n_player_zones, win, gv, pv, tv, zl, zc, wh, cov, zs, n_kept, size, opt, read, board,
                       board + 2 * len(g.boards))

@@ -55,6 +55,33 @@ def _spend(st, n):
 
 
 @njit(cache=True)
+def _charge(st, n):
+    """Elements an expression goes through: a step of the budget per WORK_PER_STEP (codegen's `_work`)."""
+    w = st[WORK] + n
+    if w >= WORK_PER_STEP:
+        r = _spend(st, w // WORK_PER_STEP)
+        st[WORK] = w % WORK_PER_STEP
+        return r
+    st[WORK] = w
+    return 0
+
+
+@njit(cache=True)
+def _line_len(st, x, d, k):
+    """How many cells `line(x, d, k)` holds (k < 0: to the edge)."""
+    if d < 0 or d >= 8:
+        return 0
+    n = 0
+    r = x // MAXC
+    c = x % MAXC
+    while (k < 0 or n < k) and r >= 0 and c >= 0 and r < st[PB] and c < st[PB + 1]:
+        n += 1
+        r += DR[d]
+        c += DC[d]
+    return n
+
+
+@njit(cache=True)
 def _chance(st, v):
     if st[PAR + 3] > 0:
         k = st[NCC]
@@ -106,6 +133,9 @@ def _mv(st, c, d):
     st[ZC + d * NC + nd] = c
     st[ZL + d] = nd + 1
     st[WH + c] = d
+    for t in range(NT):  # the kept zone sums (emit.py: a sum or count some rule reads of a whole zone)
+        st[ZS + t * NZ + s] -= KS[t, c]
+        st[ZS + t * NZ + d] += KS[t, c]
     return 0
 
 
@@ -125,6 +155,9 @@ def _mvz(st, s, d):
         st[WH + c] = d
     st[ZL + d] = nd + n
     st[ZL + s] = 0
+    for t in range(NT):
+        st[ZS + t * NZ + d] += st[ZS + t * NZ + s]
+        st[ZS + t * NZ + s] = 0
     return 0
 
 

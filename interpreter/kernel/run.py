@@ -72,8 +72,10 @@ class Kernel:
         self.spec = spec
         from ..compile.interchange import Interchange
         self.ir: ir.Game = lower(spec)
-        self.source = emit.source(self.ir, Interchange(spec, self.ir.card_type))
-        self.layout = Y.Layout.of(self.ir)
+        em = emit.Emitter(self.ir, Interchange(spec, self.ir.card_type))
+        self.source = em.module()
+        self.layout = em.Y
+        self.kept = em.kept_tables  # the kept zone sums' card values (layout: sums)
         self._module = None
         self._starts: dict[tuple, np.ndarray] = {}
 
@@ -120,6 +122,9 @@ class Kernel:
             st[L.zl + zid] = len(cards)
             st[L.zc + zid * L.n_cards:L.zc + zid * L.n_cards + len(cards)] = cards
         st[L.wh:L.wh + len(where)] = where
+        for j, table in enumerate(self.kept):
+            for z, cards in enumerate(zones):
+                st[L.zs + j * L.n_zones + z] = sum(table[c] for c in cards)
         self._starts[key] = st
         return st
 

@@ -354,14 +354,15 @@ def _map(tasks: list, workers: int) -> Iterable:
 def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
           progress: Callable[[int], None] | None = None, game: Game | None = None) -> Stats:
     """Play `games` games; results are independent of `workers`."""
-    stats = Stats.for_game(game or gs.load(), players)
+    game = game or gs.load()
+    stats = Stats.for_game(game, players)
     t0 = time.perf_counter()
     if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
         from ..kernel.agents import search_kernel_for, searching
         from ..kernel.run import kernel_for
-        kernel_for(spec).module
+        kernel_for(game.spec).module
         if searching(gs.agents):
-            search_kernel_for(spec).module
+            search_kernel_for(game.spec).module
     chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:

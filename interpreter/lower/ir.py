@@ -128,8 +128,10 @@ class FuncCall(X):
 @dataclass(slots=True, eq=False)
 class Comprehension(X):
     """Over the elements of `coll` bound to local `slot`, those with `cond` (None: all):
-    kind "filter" (the elements), "map" (`value` of each), or an aggregate of `value`:
-    "sum", "highest", "lowest", "best", "worst"."""
+    kind "filter" (the elements), "while" (the elements up to the first without `cond`), "map" (`value`
+    of each), "any" / "all" (whether some / every element has `cond`), or an aggregate of `value`: "sum",
+    "highest", "lowest", "best", "worst". Going through a collection (but `players`) costs a step of the
+    budget per WORK_PER_STEP elements (lang/limits.py), as in the engine."""
     kind: str
     slot: int
     coll: X

@@ -116,9 +116,16 @@ class Lowerer:
             self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()])
 
     def _start(self, v) -> int:
+        if v.type == "cell":  # a cell variable starts at its cell, else at the board's first cell
+            return self.cell_number(v.start) if v.start is not None else 0
         if v.start is None:
             return 0
         return self.encode(v.start)
+
+    def cell_number(self, name: str) -> int:
+        """A cell's number from its name (`d4`: column d, row 4), on the one board."""
+        column, row = B.COLUMN_NAMES.index(name[0]) + 1, int(name[1:])
+        return (row - 1) * self.boards[0].max_columns + (column - 1)
 
     def turn(self, td) -> ir.Turn:
         actions = []
@@ -227,8 +234,11 @@ class Lowerer:
             return self.builtin(e, name)
         if isinstance(e, N.ListLit):
             return ir.ListOf(ty, at, [self.expr(x) for x in e.items])
-        if isinstance(e, N.Filter):
-            return ir.Comprehension(ty, at, "filter", e.slot, self.expr(e.coll), self.expr(e.cond), None)
+        if isinstance(e, N.Filter):  # `while`: the elements up to the first that fails
+            return ir.Comprehension(ty, at, "while" if e.stop else "filter", e.slot, self.expr(e.coll),
+                                    self.expr(e.cond), None)
+        if isinstance(e, N.Quantifier):
+            return ir.Comprehension(ty, at, e.func, e.slot, self.expr(e.coll), self.expr(e.cond), None)
         if isinstance(e, N.MapList):
             return ir.Comprehension(ty, at, "map", e.slot, self.expr(e.coll),
                                     self.expr(e.cond) if e.cond is not None else None, self.expr(e.value))
@@ -276,6 +286,8 @@ class Lowerer:
             return ir.Const(e.ty, at, self.encode(v))
         if kind == "board":
             return ir.BoardRef(T.BOARD, at, self.board_index[e.ref[1]])
+        if kind == "cellname":  # `a8`: the cell itself
+            return ir.Const(T.CELL, at, self.cell_number(e.id))
         raise self.no(f"the name '{e.id}'", e)
 
     def attr(self, e: N.Attr) -> ir.X:
