@@ -73,9 +73,10 @@ class SearchKernel:
         heuristic = lw.cond(h) if h is not None and h.ast is not None else None
         mp = spec.max_players
         from ..compile.interchange import Interchange
-        self.source = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
-                                    Interchange(spec, g.card_type)).module()
-        self.layout = Y.Layout.of(g)
+        em = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
+                           Interchange(spec, g.card_type))
+        self.source = em.module()
+        self.layout = em.Y
         self._module = None
         self.reused = 0  # the last batch's mcts decisions that started from a kept tree
 

@@ -40,6 +40,7 @@ from .emit import Emitter, _DRIVER
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
 MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
 A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
@@ -397,6 +398,7 @@ def _snap(st, kind):
     st[AG + A_SNAPK] = kind
     st[AG + A_SNAPK + 100] = st[AG + A_PH]
     st[AG + A_SNAPK + 101] = st[AG + A_RND]
+    st[AG + A_SNAPK + 102] = st[AG + A_BEGUN]
     st[AG + A_NPRE] = 0
     st[AG + A_KPRE] = 0
 
@@ -409,6 +411,7 @@ def _resume_real(st, i):
     st[ARNG], st[NCH], st[NCC] = arng, nch, ncc
     st[AG + A_PH] = st[AG + A_SNAPK + 100]
     st[AG + A_RND] = st[AG + A_SNAPK + 101]
+    st[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
     st[AG + A_RES] = st[AG + A_SNAPK]
     st[AG + A_KPRE] = 0
     st[AG + A_PEND] = 1
@@ -429,6 +432,7 @@ def _start_copy(st, sim, me, i, deal, seed, sub):
     sim[AG + A_KPRE] = 0
     sim[AG + A_PH] = st[AG + A_SNAPK + 100]
     sim[AG + A_RND] = st[AG + A_SNAPK + 101]
+    sim[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
     sim[AG + A_RES] = st[AG + A_SNAPK]
     sim[AG + A_MODE] = 1
     sim[AG + A_PEND] = 1
@@ -454,6 +458,7 @@ def _deal(st, me):
         for j in range(total):
             st[st[DB + 1 + j]] = st[DB + 1 + NC + j]
             st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
+        _resum(st, me)
         return
     total = 0
     for z in range(NZ):
@@ -502,6 +507,20 @@ def _deal(st, me):
     for j in range(total):
         st[st[DB + 1 + j]] = cards[j]
         st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
+    _resum(st, me)
+
+
+@njit(cache=True)
+def _resum(st, me):
+    """The kept zone sums of the re-dealt zones, counted again."""
+    for t in range(NT):
+        for z in range(NZ):
+            if UNSEEN[me, z] != 0:
+                v = 0
+                b = ZC + z * NC
+                for j in range(st[ZL + z]):
+                    v += KS[t, st[b + j]]
+                st[ZS + t * NZ + z] = v
 
 
 @njit(cache=True)
@@ -805,6 +824,7 @@ class SearchEmitter(Emitter):
                 self.line(f"if not {self.ex(ph.while_)}:")
                 self.line("    break")
             call_block(ph.start)
+            self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
             self.depth -= 1
             self.line("while True:")
             self.depth += 1
@@ -868,6 +888,9 @@ class SearchEmitter(Emitter):
             if ph.until is not None:
                 self.line(f"if {self.ex(ph.until)}:")
                 self.line("    break")
+            elif ph.name is not None:
+                self.line(f"if st[{Y.TURN}] - st[{AG + A_BEGUN}] >= n:")
+                self.line("    break")
             self.depth -= 1
             call_block(ph.end)
             self.line(f"{RND} += 1")
@@ -880,7 +903,11 @@ class SearchEmitter(Emitter):
     # -- the module ----------------------------------------------------------------------------------
     def module(self) -> str:
         if self.heuristic is not None:
-            self.function_def("HV", "st", self.heuristic, expr=True)
+            try:
+                self.function_def("HV", "st", self.heuristic, expr=True)
+            except ValueError:  # a zone sum no rule keeps (emit.py keeps only the rules' own)
+                raise Unsupported("a heuristic summing a zone no rule sums is not yet on the kernel",
+                                  getattr(self.heuristic, "at", None)) from None
         text = super().module()
         Yl = self.Y
         nz = Yl.n_zones
@@ -903,7 +930,7 @@ class SearchEmitter(Emitter):
                 ("A_TURN0", A_TURN0), ("A_FK", A_FK), ("A_SUB", A_SUB), ("A_FORCE", A_FORCE), ("A_DEAL", A_DEAL),
                 ("A_SEED", A_SEED), ("A_SNAPK", A_SNAPK), ("A_SAVECC", A_SAVECC), ("A_HALT", A_HALT),
                 ("A_NOPT", A_NOPT), ("A_KIND", A_KIND), ("A_ARNG", A_ARNG), ("A_US", A_US), ("A_PRE", A_PRE),
-                ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("NZ", nz),
+                ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("A_BEGUN", A_BEGUN),
                 ("HEUR", 1 if self.heuristic is not None else 0), ("A_REW", A_REW), ("NODE", NODE),
                 ("A_LEFT", A_LEFT), ("A_PLAYED", A_PLAYED), ("A_SITE", A_SITE), ("A_NODE", A_NODE), ("A_NN", A_NN),
                 ("A_NPATH", A_NPATH), ("A_CAP", A_CAP), ("A_JUDGED", A_JUDGED), ("A_LIMIT", A_LIMIT),
