@@ -261,9 +261,9 @@ def _kernel_game(game, players: int, seed: int, seats: dict, log_path: str | Non
                          f"not {players}")
     from ..kernel.agents import search_kernel_for, searching
     if searching(seats):  # search agents: the search kernel's game (kernel/agents.py)
-        return search_kernel_for(game.spec).replayed(game, players, seed, seats, log=True, check=True)
+        return search_kernel_for(game.spec).replayed(game, players, seed, seats, log=True, check_invariants=True)
     from ..kernel.run import kernel_for
-    return kernel_for(game.spec).replayed(game, players, seed, log=True, check=True)
+    return kernel_for(game.spec).replayed(game, players, seed, log=True, check_invariants=True)
 
 
 def _show_fault(game, st, agents: dict, prepare=None, engine: str = "python") -> bool:

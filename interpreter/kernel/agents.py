@@ -20,7 +20,7 @@ from .build import load_module
 from .search_emit import SearchEmitter
 
 KERNEL_AGENTS = ("random", "greedy", "mcts")  # agents the kernel plays; every other one runs on the Python engine
-_kernels: dict[int, "SearchKernel | Unsupported"] = {}
+_kernels: dict[int, tuple[Spec, "SearchKernel | Unsupported"]] = {}
 
 
 def why_not_agents(agents: dict[int, str] | None) -> str | None:
@@ -43,13 +43,15 @@ def searching(agents: dict[int, str] | None) -> bool:
 
 def search_kernel_for(spec: Spec) -> "SearchKernel":
     """The search kernel of a spec (built once per process); raises Unsupported naming what it cannot run."""
-    hit = _kernels.get(id(spec))
-    if hit is None or (isinstance(hit, SearchKernel) and hit.spec is not spec):
+    got = _kernels.get(id(spec))
+    if got is None or got[0] is not spec:  # an id is reused once its spec is gone: the spec itself is kept
         try:
-            hit = SearchKernel(spec)
+            hit: SearchKernel | Unsupported = SearchKernel(spec)
         except Unsupported as exc:
             hit = exc
-        _kernels[id(spec)] = hit
+        _kernels[id(spec)] = (spec, hit)
+    else:
+        hit = got[1]
     if isinstance(hit, Unsupported):
         raise hit
     return hit
