@@ -350,9 +350,13 @@ def _ci(est: dict | None, pct: bool = False, digits: int = 1) -> str:
     return f" [{ci[0]:.1%}, {ci[1]:.1%}]" if pct else f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
+_ENGINE_NAMES = {"kernel": "on the kernel ", "python": "on the Python engine "}
+
+
 def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']} "
-                    f"(means with 95% intervals)", title_justify="left")
+                    f"{_ENGINE_NAMES.get(d.get('engine'), '')}(means with 95% intervals)",
+              title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("finished", str(d["finished"]))
