@@ -16,6 +16,14 @@ seed, so the numbers but the timings do not depend on --workers.
     python benchmarks/agents.py                         # every spec, default matchups
     python benchmarks/agents.py games/stun.yaml --games 200 --budgets 10,30,100,300 --workers 2
     python benchmarks/agents.py --json results.json
+
+Each matchup is measured on both engines in the same run (`--engines kernel,python`): the kernel row
+plays the search agents natively (interpreter/kernel/agents.py: the same agent by name and settings);
+its decisions/s are those of whole games (every seat) and its iterations/s the agent's iterations over the
+batch's CPU time (random seats included, so they are a floor), the Python row's the agent's own picks.
+`--targets` measures issue 24's targets, kernel against Python engine, each side in CPU time:
+
+    python benchmarks/agents.py --targets            # greedy everywhere in 4p STUN; mcts in 2p STUN, 3p Stunt Academy
 """
 from __future__ import annotations
 
@@ -120,6 +128,94 @@ def match(pool, path: str, players: int, agent: str, games: int, seed: int) -> d
             "iterations_per_second": round(iters / pick_s, 1) if iters and pick_s > 0 else None}
 
 
+def kernel_match(path: str, players: int, agent: str, games: int, seed: int, every_seat: bool = False) -> dict | None:
+    """`match` on the kernel (None when the kernel cannot play these games: the reason is printed)."""
+    from interpreter.kernel import why_not
+    from interpreter.kernel.agents import search_kernel_for
+    game = load_game(path)
+    seats = {p: agent for p in range(players)} if every_seat else {0: agent}
+    reason = why_not(game.spec, seats)
+    if reason is not None:
+        print(f"{agent + ' [kernel]':<28} not on the kernel: {reason}")
+        return None
+    sk = search_kernel_for(game.spec)
+    sk.batch(game, players, [game_seed(seed, 0)], seats)  # compiled (or loaded) before the clock starts
+    wins = decisions = used = 0
+    cpu = 0.0
+    finished = 0
+    for seat in range(players):  # the agent's seat rotates, as in `match`
+        mine = [game_seed(seed, i) for i in range(seat, games, players)]
+        if not mine:
+            continue
+        ag = seats if every_seat else {seat: agent}
+        t0 = time.process_time()
+        rows, k = sk.batch(game, players, mine, ag)
+        cpu += time.process_time() - t0
+        used += k
+        decisions += int(rows[:, 2].sum())
+        finished += int((rows[:, 0] == 1).sum())
+        for r in rows:
+            w = r[7:7 + players]
+            if w[seat] and w.sum():
+                wins += 1.0 / w.sum()
+    lo, hi = wilson(wins, games)
+    return {"spec": path, "players": players, "agent": agent, "engine": "kernel", "games": games, "seed": seed,
+            "win_share": round(wins / games, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "random_expects": round(1 / players, 4), "p_not_better": p_not_better(wins, games, 1 / players),
+            "unfinished": games - finished, "seconds_per_game": round(cpu / games, 5),
+            "decisions_per_second": round(decisions / cpu, 1) if cpu > 0 else None,
+            "game_decisions_per_second": round(decisions / cpu, 1) if cpu > 0 else None,
+            "iterations_per_second": round(used / cpu, 1) if used and agent.startswith("mcts") and cpu > 0 else None}
+
+
+def python_every_seat(path: str, players: int, agent: str, games: int, seed: int) -> dict:
+    """Every seat `agent` on the Python engine: decisions/s of whole games (CPU time), seat 0's share."""
+    from interpreter.lab.runner import play
+    game = load_game(path)
+    wins, decisions = 0.0, 0
+    t0 = time.process_time()
+    for i in range(games):
+        st = play(game, players, game_seed(seed, i), {p: agent for p in range(players)})
+        decisions += st.decisions
+        wins += 1.0 / len(st.winners) if 0 in st.winners else 0.0
+    cpu = time.process_time() - t0
+    lo, hi = wilson(wins, games)
+    return {"spec": path, "players": players, "agent": agent, "engine": "python", "games": games,
+            "win_share": round(wins / games, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "decisions_per_second": round(decisions / cpu, 1)}
+
+
+def _print_row(label: str, r: dict, rate_key: str = "decisions_per_second") -> None:
+    ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
+    it = f"{r['iterations_per_second']:>10,.0f}" if r.get("iterations_per_second") else f"{'':>10}"
+    print(f"{label:<34} {r['win_share']:>9.3f}  {ci:<15} {r['games']:>6} {r.get(rate_key) or 0:>12,.0f} {it}",
+          flush=True)
+
+
+def targets(games: int, seed: int, out: list) -> None:
+    """Issue 24's targets, each kernel against Python engine in one run."""
+    print(f"\n{'target':<34} {'win share':>9}  {'95% CI':<15} {'games':>6} {'decisions/s':>12} {'iter/s':>10}")
+    py_games = max(20, games // 10)
+    r_k = kernel_match("games/stun.yaml", 4, "greedy", games, seed, every_seat=True)
+    r_p = python_every_seat("games/stun.yaml", 4, "greedy", py_games, seed)
+    _print_row("greedy x4, 4p STUN [kernel] seat 0", r_k)
+    _print_row("greedy x4, 4p STUN [python] seat 0", r_p)
+    print(f"{'  ratio (goal: 10x)':<34} {r_k['decisions_per_second'] / r_p['decisions_per_second']:>48.1f}x")
+    out += [r_k, r_p]
+    for path, players in (("games/stun.yaml", 2), ("games/stunt-academy.yaml", 3)):
+        k = kernel_match(path, players, "mcts:200", games // 4, seed)
+        p = match(None, path, players, "mcts:200", max(10, py_games // 2), seed)
+        p["engine"] = "python"
+        name = os.path.basename(path).removesuffix(".yaml")
+        if k is not None:
+            _print_row(f"mcts:200, {players}p {name} [kernel]", k)
+            out.append(k)
+        _print_row(f"mcts:200, {players}p {name} [python]", p)
+        out.append(p)
+        if k is not None and p.get("iterations_per_second"):
+            print(f"{'  ratio of iter/s (goal: 20x)':<34} {k['iterations_per_second'] / p['iterations_per_second']:>59.1f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("specs", nargs="*", help="specs to measure (default: every games/*.yaml)")
@@ -133,7 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", dest="json_path", help="also write every result to this file")
+    ap.add_argument("--engines", default="kernel,python", help="engines each matchup is measured on")
+    ap.add_argument("--targets", action="store_true", help="only issue 24's speed targets (see above)")
     args = ap.parse_args(argv)
+    if args.targets:
+        out: list = []
+        targets(args.games * 10 if args.games != 100 else 400, args.seed, out)
+        if args.json_path:
+            with open(args.json_path, "w", encoding="utf-8") as fh:
+                json.dump(out, fh, indent=1)
+        return 0
+    engines = [e for e in args.engines.split(",") if e]
     specs = args.specs or sorted(glob.glob(os.path.join(ROOT, "games", "*.yaml")))
     agents = [a.replace(";", ",") for a in args.agents.split(",") if a]
     budgets = [int(b) for b in args.budgets.split(",") if b]
@@ -156,6 +262,18 @@ def main(argv: list[str] | None = None) -> int:
             rows = [("random", "reference")] + [(a, "matchup") for a in agents] + \
                 [(curve.format(b), "budget") for b in budgets]
             for agent, kind in rows:
+                if "kernel" in engines and kind != "reference":
+                    k = kernel_match(path, n, agent, args.games, args.seed)
+                    if k is not None:
+                        k["kind"] = kind
+                        out.append(k)
+                        ci = f"[{k['ci95'][0]:.3f}, {k['ci95'][1]:.3f}]"
+                        it = f"{k['iterations_per_second']:>8,.0f}" if k["iterations_per_second"] else f"{'':>8}"
+                        print(f"{agent + ' [kernel]':<28} {k['win_share']:>9.3f}  {ci:<15} {k['random_expects']:>6.3f} "
+                              f"{k['p_not_better']:>8.3g} {k['seconds_per_game']:>7.3f} "
+                              f"{k['decisions_per_second'] or 0:>11,.0f} {it}", flush=True)
+                if "python" not in engines and kind != "reference":
+                    continue
                 r = match(pool, path, n, agent, args.games if kind != "reference" else max(args.games, 200),
                           args.seed)
                 r["kind"] = kind

@@ -193,7 +193,7 @@ def test_strength_benchmark_runs(tmp_path, capsys):
     spec.loader.exec_module(mod)
     out = tmp_path / "r.json"
     assert mod.main([STUN, "--games", "2", "--agents", "greedy:1", "--budgets", "2", "--workers", "1",
-                     "--json", str(out)]) == 0
+                     "--engines", "python", "--json", str(out)]) == 0  # the kernel rows: tests/test_kernel_agents.py
     rows = json.loads(out.read_text())
     assert [r["agent"] for r in rows] == ["random", "greedy:1", "mcts:2"]
     assert all(0 <= r["ci95"][0] <= r["win_share"] <= r["ci95"][1] <= 1 for r in rows)

@@ -85,7 +85,8 @@ SETTINGS: dict[str, tuple[str | None, dict]] = {
     "random": (None, {}),
     "first": (None, {}),
     "greedy": ("samples", {"samples": 16, "turn": 1, "sure": 2.0}),
-    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0, "tied": 1}),
+    "mcts": ("iterations", {"iterations": 200, "c": 0.7, "max_playout": 5000, "depth": -1, "tau": 0.0, "tied": 1,
+                        "time": ""}),
     "cautious": ("samples", {"samples": 4}),
 }
 """Agent name -> (the setting a bare number sets, the settings with their defaults)."""
@@ -107,8 +108,12 @@ def parse_agent(text: str) -> tuple[str, dict]:
         settings = parse_params(rest, defaults, positional or "")
     except ValueError as exc:
         raise AgentError(f"agent '{name}': {exc}") from None
+    if name == "mcts" and settings.get("time") and "iterations" not in settings:
+        settings["iterations"] = MCTS_TIMED_CAP  # `mcts:time=50ms`: the time budget alone stops the search
     return name, settings
 
+
+MCTS_TIMED_CAP = 1_000_000  # iterations of an `mcts:time=...` decision when no iteration budget is given
 
 _parsed: dict[str, tuple[str, dict]] = {}  # agent text -> (name, settings): a sweep reads each name once
 

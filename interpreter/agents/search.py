@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import random
+from time import perf_counter as _clock
 from itertools import repeat
 from typing import Any, Iterator
 
@@ -199,9 +200,12 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, game_seed: int = 0, seat: int = 0, iterations: int = 200, c: float = 0.7,
-                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0, tied: int = 1):
+                 max_playout: int = 5000, depth: int = -1, tau: float = 0.0, tied: int = 1, time: str = ""):
         if iterations < 1:
             raise ValueError("mcts: iterations must be at least 1")
+        # a time budget per decision (`time=50ms`, `time=0.2s`): it stops the search first, the iterations second;
+        # with no iterations given it alone does (then a game is no longer the same for the same seed)
+        self.seconds = parse_time(time) if time else None
         if depth < -1 or max_playout < 1:
             raise ValueError("mcts: depth must be -1 (auto), 0 (play to the end) or more; max_playout at least 1")
         self.iterations = iterations
@@ -270,7 +274,10 @@ class MctsAgent:
         # A sample shares the decision's options; their labels are the game's alone unless they are a
         # `choose one of` list (whose label expressions may read the re-dealt state)
         same_keys = labels if state.pkind != OPTION else None
-        for _ in range(self.iterations):
+        deadline = _clock() + self.seconds if self.seconds is not None else None
+        for it in range(self.iterations):
+            if deadline is not None and it and not it & 7 and _clock() >= deadline:
+                break  # the time budget is spent (checked every 8 iterations, and never before the first)
             s = dets.sample(rng, share=True)  # its chance comes from my own stream (it is never cloned)
             node, path = root, []
             root_keys = same_keys  # the root's options are this decision's: their labels are `labels`
@@ -387,6 +394,20 @@ def _judge_values(values: list[float], tau: float) -> list[float]:
     ex = [math.exp((v - m) / tau) for v in values]
     z = sum(ex)
     return [e / z for e in ex]
+
+
+def parse_time(text: str) -> float:
+    """`50ms`, `0.2s` or `50` (milliseconds) -> seconds (positive)."""
+    t = text.strip().lower()
+    scale = 1.0 if t.endswith("s") and not t.endswith("ms") else 0.001
+    num = t.removesuffix("ms").removesuffix("s")
+    try:
+        v = float(num) * scale
+    except ValueError:
+        raise ValueError(f"mcts: time must look like 50ms or 0.2s, got '{text}'") from None
+    if not v > 0 or v > 3600:
+        raise ValueError(f"mcts: time must be more than 0 and at most an hour, got '{text}'")
+    return v
 
 
 def parse_params(text: str, defaults: dict[str, Any], positional: str) -> dict[str, Any]:

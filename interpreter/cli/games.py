@@ -85,8 +85,11 @@ def _kernel_game(game, players: int, seed: int, seats: dict, log_path: str | Non
     if not game.spec.min_players <= players <= game.spec.max_players:
         raise SetupError(f"{game.spec.name} is for {game.spec.min_players} to {game.spec.max_players} players, "
                          f"not {players}")
+    from ..kernel.agents import search_kernel_for, searching
+    if searching(seats):  # search agents: the search kernel's game (kernel/agents.py)
+        return search_kernel_for(game.spec).replayed(game, players, seed, seats, log=True, check_invariants=True)
     from ..kernel.run import kernel_for
-    return kernel_for(game.spec).replayed(game, players, seed, log=True, check=True)
+    return kernel_for(game.spec).replayed(game, players, seed, log=True, check_invariants=True)
 
 
 def _show_fault(game, st, agents: dict, prepare=None, engine: str = "python") -> bool:
@@ -151,8 +154,12 @@ def simulate(spec: str, players: int, games: int, seed: int, workers: int, backe
     if d["error_samples"]:  # the first failed game again, to show the rule text that failed
         first = d["error_samples"][0]["seed"]
         if engine == "kernel":  # the kernel's game, replayed in the Python engine from its record
+            from ..kernel.agents import search_kernel_for, searching
             from ..kernel.run import kernel_for
-            st, prepare = kernel_for(game.spec).replayed(game, players, first)
+            if searching(gs.agents):
+                st, prepare = search_kernel_for(game.spec).replayed(game, players, first, gs.agents)
+            else:
+                st, prepare = kernel_for(game.spec).replayed(game, players, first)
             _show_fault(game, st, gs.agents, prepare, engine)
         else:
             from ..lab.runner import play
@@ -167,9 +174,13 @@ def _ci(est: dict | None, pct: bool = False, digits: int = 1) -> str:
     return f" [{ci[0]:.1%}, {ci[1]:.1%}]" if pct else f" [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
+_ENGINE_NAMES = {"kernel": "on the kernel ", "python": "on the Python engine "}
+
+
 def _stats_table(d: dict[str, Any], flags: dict[str, str]) -> None:
     t = Table(title=f"{d['game']}: {d['games']} games, {d['players']} players, seed {d['seed']} "
-                    f"(means with 95% intervals)", title_justify="left")
+                    f"{_ENGINE_NAMES.get(d.get('engine'), '')}(means with 95% intervals)",
+              title_justify="left")
     t.add_column("measure")
     t.add_column("value", justify="right")
     t.add_row("finished", str(d["finished"]))

@@ -18,11 +18,16 @@ ENGINES = ("kernel", "python")
 
 def why_not(spec: Any, agents: dict[int, str] | None = None) -> str | None:
     """Why games of `spec` with these seated agents cannot run on the kernel, or None when they can."""
-    if any(name != "random" for name in (agents or {}).values()):
-        names = sorted({n for n in (agents or {}).values() if n != "random"})
-        return f"agent {', '.join(names)} is not yet on the kernel (only random is)"
+    from .agents import searching, why_not_agents
+    if searching(agents):
+        reason = why_not_agents(agents)
+        if reason is not None:
+            return reason
     from .run import unsupported
     exc = unsupported(spec)
+    if exc is None and searching(agents):
+        from .agents import unsupported as search_unsupported
+        exc = search_unsupported(spec)
     return None if exc is None else str(exc)
 
 

@@ -31,7 +31,7 @@ class GameSpec:
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
     coverage: bool = False  # count which rules, branches and readings run (slower)
-    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel), random agents only
+    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel; random, greedy and mcts)
 
     def load(self) -> Game:
         from ..runtime.pipeline import load_game
@@ -250,6 +250,10 @@ def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
         _worker_game["key"], _worker_game["game"] = key, gs.load()
     game = _worker_game["game"]
     if gs.engine == "kernel":
+        from ..kernel.agents import search_kernel_for, searching
+        if searching(gs.agents):  # search agents: the search kernel (kernel/agents.py)
+            return search_kernel_for(game.spec).summaries(game, players, master, start, stop, gs.agents,
+                                                          coverage=gs.coverage)
         from ..kernel.run import kernel_for
         return kernel_for(game.spec).summaries(game, players, master, start, stop, coverage=gs.coverage)
     before = game.hits[:]
@@ -352,10 +356,13 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     """Play `games` games; results are independent of `workers`."""
     game = game or gs.load()
     stats = Stats.for_game(game, players)
-    t0 = time.perf_counter()
     if gs.engine == "kernel":  # built (or loaded from the disk cache) once here, before any worker starts
+        from ..kernel.agents import search_kernel_for, searching
         from ..kernel.run import kernel_for
         kernel_for(game.spec).module
+        if searching(gs.agents):
+            search_kernel_for(game.spec).module
+    t0 = time.perf_counter()  # after the build: `seconds` and games/s measure play, not a first run's compiling
     chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:

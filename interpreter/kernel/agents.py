@@ -1,0 +1,220 @@
+"""Search agents on the kernel: the registry's `greedy`, by the same name and settings, played natively.
+
+Owns which seated agents the kernel can run (`why_not_agents`), the search kernel of a spec (`SearchKernel`:
+search_emit.py's module, built and cached as the random kernel is) and its batches. The Python agents
+(`agents/search.py`) stay the reference: the kernel's greedy takes the same steps (the same samples of
+re-dealt positions for every option, its own turn played out at random with common uniforms, the same
+early stop and the same judging), from its own random streams, so its games are not the Python agent's
+game for game, only as strong (tests/test_kernel_agents.py compares win shares with their intervals).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..lang.model import Spec
+from ..lower.lowering import Lowerer, Unsupported
+from ..runtime.engine import Game
+from ..runtime.seeds import game_seed
+from . import layout as Y
+from .build import load_module
+from .search_emit import SearchEmitter
+
+KERNEL_AGENTS = ("random", "greedy", "mcts")  # agents the kernel plays; every other one runs on the Python engine
+_kernels: dict[int, tuple[Spec, "SearchKernel | Unsupported"]] = {}
+
+
+def why_not_agents(agents: dict[int, str] | None) -> str | None:
+    """Why these seated agents cannot all run on the kernel (None when they can)."""
+    from ..agents.registry import parse_agent
+    parsed = [parse_agent(t) for t in (agents or {}).values()]
+    if any(name == "mcts" and given.get("time") for name, given in parsed):
+        return "mcts with a time budget (`time=`) is not on the kernel (its search there is budgeted by iterations)"
+    names = sorted({name for name, _ in parsed} - set(KERNEL_AGENTS))
+    if names:
+        return (f"agent {', '.join(names)} is not yet on the kernel (the kernel plays "
+                f"{', '.join(KERNEL_AGENTS)})")
+    return None
+
+
+def searching(agents: dict[int, str] | None) -> bool:
+    """Whether any seat has an agent other than random (then games run on the search kernel)."""
+    return any(t != "random" for t in (agents or {}).values())
+
+
+def search_kernel_for(spec: Spec) -> "SearchKernel":
+    """The search kernel of a spec (built once per process); raises Unsupported naming what it cannot run."""
+    got = _kernels.get(id(spec))
+    if got is None or got[0] is not spec:  # an id is reused once its spec is gone: the spec itself is kept
+        try:
+            hit: SearchKernel | Unsupported = SearchKernel(spec)
+        except Unsupported as exc:
+            hit = exc
+        _kernels[id(spec)] = (spec, hit)
+    else:
+        hit = got[1]
+    if isinstance(hit, Unsupported):
+        raise hit
+    return hit
+
+
+class SearchKernel:
+    """A spec's kernel for games with search agents (search_emit.py); inputs as the random kernel's."""
+
+    def __init__(self, spec: Spec):
+        from .run import kernel_for
+        self.spec = spec
+        self.base = kernel_for(spec)  # start positions and parameters: the same layout
+        for scope in ("global", "player"):
+            for vd in spec.vars[scope].values():
+                if getattr(vd, "visible", "public") != "public":  # its determinization would leak the value
+                    raise Unsupported(f"a hidden variable (`visible: {vd.visible}`) with search agents is not yet "
+                                      "on the kernel", span=getattr(vd, "span", None))
+        lw = Lowerer(spec)
+        g = lw.game()
+        h = spec.heuristic
+        heuristic = lw.cond(h) if h is not None and h.ast is not None else None
+        mp = spec.max_players
+        from ..compile.interchange import Interchange
+        em = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
+                           Interchange(spec, g.card_type))
+        self.source = em.module()
+        self.layout = em.Y
+        self._module = None
+        self.reused = 0  # the last batch's mcts decisions that started from a kept tree
+
+    @property
+    def module(self):
+        if self._module is None:
+            self._module = load_module(self.source)
+        return self._module
+
+    def settings(self, game: Game, players: int, agents: dict[int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per seat: its kind (0 random, 1 greedy, 2 mcts) and settings (search_emit.abatch); the scoring weights."""
+        from ..agents.heuristics import scoring_keys
+        from ..agents.registry import SETTINGS, parse_agent
+        mp = self.layout.max_players
+        from ..agents.heuristics import judges
+        from ..agents.registry import make_agent
+        from ..agents.search import AUTO_DEPTH
+        kinds = np.zeros(mp, dtype=np.int64)
+        sets = np.zeros((mp, 9), dtype=np.int64)
+        for seat, text in agents.items():
+            name, given = parse_agent(text)
+            if name == "random" or seat >= players:
+                continue
+            make_agent(text, 0, seat)  # its settings checked as the Python agent checks them (AgentError)
+            s = {**SETTINGS[name][1], **given}
+            if name == "greedy":
+                kinds[seat] = 1
+                sets[seat, :3] = (s["samples"], s["turn"], round(s["sure"] * 1000))
+            else:
+                kinds[seat] = 2
+                depth = s["depth"] if s["depth"] >= 0 else (AUTO_DEPTH if judges(game) else 0)
+                sets[seat, 3:] = (s["iterations"], round(s["c"] * 1000), s["max_playout"], depth,
+                                  round(s["tau"] * 1000), s["tied"])
+        wts = np.zeros(max(1, len(self.spec.vars["player"])), dtype=np.float64)
+        for i, w in scoring_keys(game):
+            wts[i] = w
+        return kinds, sets, wts
+
+    def batch(self, game: Game, players: int, seeds, agents: dict[int, str],
+              record: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int]:
+        """One row per game (as run.Kernel.batch), and the samples greedy took in all."""
+        seeds = np.asarray(seeds, dtype=np.int64)
+        ir_ = self.base.ir
+        out = np.zeros((len(seeds), self.layout.out_columns(len(ir_.readings), len(ir_.measures))), dtype=np.int64)
+        kinds, sets, wts = self.settings(game, players, agents)
+        rch, rcc = record if record is not None else (np.zeros(0, np.int64), np.zeros(0, np.int64))
+        used = np.zeros(2, dtype=np.int64)  # greedy's samples and mcts's iterations; mcts's decisions from a kept tree
+        self.module.abatch(self.base.start(players, game), self.base.params(players, game), seeds, kinds, sets, wts,
+                           out, rch, rcc, used)
+        self.reused = int(used[1])
+        return out, int(used[0])
+
+    def record(self, game: Game, players: int, seed: int, agents: dict[int, str]) -> tuple[np.ndarray, list, list]:
+        from .run import RECORD_CHANCE, RECORD_CHOICES
+        rch = np.zeros(RECORD_CHOICES, dtype=np.int64)
+        rcc = np.zeros(RECORD_CHANCE, dtype=np.int64)
+        out, _ = self.batch(game, players, [seed], agents, (rch, rcc))
+        row = out[0]
+        return row, rch[:row[5]].tolist(), rcc[:row[6]].tolist()
+
+    def replayed(self, game: Game, players: int, seed: int, agents: dict[int, str], **kw):
+        """The reference engine's State of this kernel game (its choices replayed, its chance scripted; `kw`:
+        new_game's log, check_invariants), and the hook that scripts its chance into another replay."""
+        from .replay import decode, prepare_for, replay
+        _row, choices, chance = self.record(game, players, seed, agents)
+        return replay(game, players, seed, choices, chance, **kw), prepare_for(decode(chance))
+
+    def summaries(self, game: Game, players: int, master: int, start: int, stop: int, agents: dict[int, str],
+                  coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
+        """As run.Kernel.summaries, with these agents seated; a game that stalls, fails or nears the budget is
+        replayed in the reference engine from its record, whose result is the one reported."""
+        from ..runtime.engine import Status
+        from .replay import replay
+        from .run import NEAR_BUDGET, _measured
+        seeds = [game_seed(master, i) for i in range(start, stop)]
+        rows, _used = self.batch(game, players, seeds, agents)
+        hits = None
+        if coverage:
+            hits = [0] * len(game.points)
+            first = 7 + 2 * self.layout.max_players
+            seen = rows[:, first:first + len(self.base.ir.readings)].sum(axis=0)
+            for r, (name, _interps) in enumerate(self.base.ir.readings):
+                at = next((j for j, (kind, what, _span) in enumerate(game.points)
+                           if kind == "reading" and what == name), None)
+                if at is not None:
+                    hits[at] += int(seen[r])
+        out = []
+        mp, scored = self.layout.max_players, self.base.ir.score is not None
+        m0 = 7 + 2 * mp + len(self.base.ir.readings)
+        m1 = m0 + len(self.base.ir.measures)
+        limit = NEAR_BUDGET * game.budget
+        for seed, r in zip(seeds, rows.tolist()):
+            if r[0] != Y.FINISHED or r[3] > limit:
+                _row, choices, chance = self.record(game, players, seed, agents)
+                st = replay(game, players, seed, choices, chance)
+                i = game.score_idx
+                measured = _measured(game, st) if game.spec.measures and st.status is Status.FINISHED else ()
+                out.append((str(st.status), tuple(st.winners), st.turn, st.decisions,
+                            None if i is None else tuple(st.pvars[i]), st.reason, seed, measured))
+                continue
+            winners = tuple(p for p in range(players) if r[7 + p])
+            scores = tuple(r[7 + mp:7 + mp + players]) if scored else None
+            out.append(("finished", winners, r[1], r[2], scores, None, seed, tuple(r[m0:m1])))
+        return out, hits
+
+
+def unseen_zones(spec: Spec, player: int) -> list[int]:
+    """Kernel zone ids whose cards `player` cannot see (as agents/determinize.py's, for every seat there is)."""
+    shared = {z.index: z.visibility for z in spec.zones.values() if z.owner == "shared"}
+    own = {z.index: z.visibility for z in spec.zones.values() if z.owner == "player"}
+    out = [z for z in range(spec.n_shared) if shared[z] == "hidden"]
+    for seat in range(spec.max_players):
+        for k in range(spec.n_player_zones):
+            vis = own[k]
+            if vis == "hidden" or vis == "owner" and seat != player:
+                out.append(spec.n_shared + seat * spec.n_player_zones + k)
+    return out
+
+
+def home_seats(spec: Spec) -> list[int]:
+    """Per card id, the seat whose own card it is, -1 for nobody's (as agents/determinize.py's)."""
+    homes: list[int] = []
+    for ct in spec.cards.values():
+        if ct.per_seat:
+            block = ct.ids // max(spec.max_players, 1)
+            homes += [k // block for k in range(ct.ids)]
+        else:
+            homes += [-1] * ct.ids
+    return homes or [-1]
+
+
+def unsupported(spec: Spec) -> Unsupported | None:
+    """Why the search kernel cannot run this spec, or None."""
+    try:
+        search_kernel_for(spec)
+    except Unsupported as exc:
+        return exc
+    return None
+

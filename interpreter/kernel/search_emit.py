@@ -1,0 +1,955 @@
+"""The search kernel's generator: the random-play kernel (emit.py) made able to stop at a decision and resume.
+
+Owns a second kernel module per spec, for games with search agents (`greedy`; agents.py runs them). Its
+game code is emit.py's, with three changes, made by overriding the emitter rather than copying it:
+
+- every pick goes through `_apick(st, n, who)`, which knows who chooses: a random seat picks as the
+  random kernel does; a search seat's decision *pauses* the game (every function returns at once);
+- the flow can be entered again at the action decision of a turn in progress (`play` with a resume
+  flag; the phase and its round count live in the array, not in locals);
+- at the top of every action decision the real game keeps a *snapshot* (one array copy) and then
+  the list of choices made since (the prefix).
+
+A decision is resumed, in the real game or in a search's copy, by copying the snapshot into the array and
+replaying the prefix (the snapshot keeps the true chance stream, so the same draws happen) up to the
+decision: that also rebuilds the locals of a rule paused at a `choose` inside an action. There, a copy is
+determinized (`_deal`: the cards its seat cannot see are pooled in card order and re-dealt among the
+zones they lie in, each zone keeping its size and, for cards that show their owner, their owner's
+places; its chance is re-seeded from the agent's stream), so nothing the seat cannot see survives the
+decision. What the Python determinizer does not model, this does not either (card ids held in the
+locals of a paused rule).
+
+The agents' part of the array (`AG`, between the work space and the records) holds the control slots,
+the prefix and the snapshot. Only the generator's own text goes into the source, as in emit.py.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..lang.kinds import ELEMENT, T
+from ..lower import ir
+from ..lower.lowering import Unsupported
+from . import layout as Y
+from ..lang.limits import MAX_OPTIONS
+from .emit import Emitter, _DRIVER
+
+# control slots, from AG
+(A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,
+ A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
+ A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
+ A_SECRET) = range(40)
+MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
+A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
+NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
+A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
+A_ARNG = 72  # per seat: the search agent's own random stream
+A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
+FOLLOW_UP = 12
+A_PRE = 128
+PRE_CAP = 8192  # choices between two action decisions (a turn's own choices): more is an error
+# sub-modes of a search's copy after the resumed decision
+SUB_FOLLOW, SUB_NEXT = 1, 2
+
+_PICK = re.compile(r"^(\s*)(\w+) = _pick\(st, (.+)\)$")
+
+_AGENT_RUNTIME = '''
+@njit(cache=True)
+def _apick(st, n, who):
+    if st[AG + A_KPRE] < st[AG + A_NPRE]:  # replaying the choices made since the snapshot
+        k = st[AG + A_KPRE]
+        st[AG + A_KPRE] = k + 1
+        st[DECISIONS] += 1
+        return st[AG + A_PRE + k]
+    if st[AG + A_PEND] != 0:  # the decision being resumed
+        st[AG + A_PEND] = 0
+        st[PAR + 3] = st[AG + A_SAVECC]
+        if st[AG + A_MODE] == 0:
+            i = st[AG + A_FORCE]
+            _keep(st, i)
+            _log_move(st, i, who)
+            return _record(st, i)
+        _deal(st, st[AG + A_ME])
+        st[RNG] = st[AG + A_SEED]
+        st[ARNG] = np.int64(np.uint64(st[AG + A_SEED]) * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
+        st[AG + A_TURN0] = st[TURN]
+        st[AG + A_FK] = 0
+        if st[AG + A_SUB] == 3:
+            return _tree_pick(st, n, who)
+        st[DECISIONS] += 1
+        return st[AG + A_FORCE]
+    if st[AG + A_MODE] == 0:  # the real game
+        if st[AG + A_KIND + who] != 0 and n == 1:  # a forced move: no search (nor a kept tree across it)
+            st[MV + who] = -1
+            _keep(st, 0)
+            _log_move(st, 0, who)
+            return _record(st, 0)
+        if st[AG + A_KIND + who] != 0:
+            st[AG + A_PAUSED] = 1
+            st[AG + A_WHO] = who
+            st[AG + A_NOPT] = n
+            return -1
+        i = _below(st, ARNG, n)
+        _keep(st, i)
+        _log_move(st, i, who)
+        return _record(st, i)
+    sub = st[AG + A_SUB]
+    if sub == 3:
+        return _tree_pick(st, n, who)
+    if sub == 4:
+        return _playout_pick(st, n)
+    if sub == 1:  # greedy: my own further decisions of this turn, at random with the common uniforms
+        k = st[AG + A_FK]
+        if who == st[AG + A_ME] and st[TURN] == st[AG + A_TURN0] and k < FOLLOW_UP:
+            st[AG + A_FK] = k + 1
+            st[DECISIONS] += 1
+            return np.int64(st[AG + A_US + k] / 9007199254740992.0 * n)
+    st[AG + A_PAUSED] = 1
+    return -1
+
+
+@njit(cache=True)
+def _okey(st, i):
+    """Option i of the pending decision as a tree key (the kernel's label: the action or option and its
+    values; the phase, for actions)."""
+    site = st[AG + A_SITE]
+    r = WK + i * WKC
+    h = np.uint64(site * 1000003 + 7)
+    if site == 0:
+        ph = st[AG + A_PH]
+        a = st[r]
+        h = (h ^ np.uint64(ph + 11)) * np.uint64(0x100000001B3)
+        h = (h ^ np.uint64(a + 13)) * np.uint64(0x100000001B3)
+        for k in range(NPAR[ph, a]):
+            h = (h ^ np.uint64(st[r + 1 + k] + 17)) * np.uint64(0x100000001B3)
+    elif site == 3:  # a subset: its mask over the source
+        h = (h ^ np.uint64(st[r] + 13)) * np.uint64(0x100000001B3)
+    else:
+        h = (h ^ np.uint64(st[r] + 13)) * np.uint64(0x100000001B3)
+        h = (h ^ np.uint64(st[r + 1] + 17)) * np.uint64(0x100000001B3)
+    return np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True)
+def _log_move(st, i, who):
+    """A real game's decision, for mcts's kept tree: who chose, its key, and whether its option shows a card."""
+    k = st[AG + A_NMOV]
+    b = MV + MP + (k % MOVES_KEPT) * 3
+    st[b] = who
+    st[b + 1] = _okey(st, i)
+    if st[AG + A_SITE] == 0:
+        st[b + 2] = NCARD[st[AG + A_PH], st[WK + i * WKC]]
+    else:
+        st[b + 2] = st[AG + A_SECRET]
+    st[AG + A_NMOV] = k + 1
+
+
+@njit(cache=True)
+def _reroot(st, sim, me, iterations):
+    """Where this search starts: the subtree of my last move, followed down the real moves since, when the
+    tree is mine and each move is one I saw (mine, or a choice that shows no card); else a fresh tree."""
+    last = st[MV + me]
+    now = st[AG + A_NMOV]
+    st[MV + me] = now  # this decision's own move is the next one logged: the next search follows it first
+    node = sim[AG + A_ROOT]
+    ok = sim[AG + A_OWNER] == me and last >= 0 and now - last <= MOVES_KEPT and now > last
+    if ok:
+        for k in range(last, now):
+            b = MV + MP + (k % MOVES_KEPT) * 3
+            who = st[b]
+            if who != me and st[b + 2] != 0:
+                ok = False
+                break
+            node = _child(sim, node, who, st[b + 1])
+            if node < 0:
+                ok = False
+                break
+    if ok and sim[AG + A_NN] + iterations + 2 <= sim[AG + A_CAP]:
+        sim[AG + A_ROOT] = node
+        return 1
+    b = TREE
+    sim[b:b + NODE] = 0
+    sim[b + 1] = -1
+    sim[b + 5] = -1
+    sim[b + 6] = -1
+    sim[AG + A_NN] = 1
+    sim[AG + A_ROOT] = 0
+    sim[AG + A_OWNER] = me
+    return 0
+
+
+@njit(cache=True)
+def _vkeys(st, src):
+    """A `choose` of values: each value as an option row, for the tree's keys."""
+    for i in range(min(src.shape[0], MAXOPT)):
+        st[WK + i * WKC] = 0
+        st[WK + i * WKC + 1] = src[i]
+
+
+@njit(cache=True)
+def _child(st, node, who, key):
+    c = st[TREE + node * NODE + 5]
+    while c >= 0:
+        b = TREE + c * NODE
+        if st[b] == key and st[b + 1] == who:
+            return c
+        c = st[b + 6]
+    return -1
+
+
+@njit(cache=True)
+def _tree_pick(st, n, who):
+    """MCTS selection (UCB with availability counts) and expansion; after expanding, the playout."""
+    node = st[AG + A_NODE]
+    untried = 0
+    best = -1
+    bu = -1.0
+    cc = st[AG + A_C] / 1000.0
+    for j in range(n):
+        ch = _child(st, node, who, _okey(st, j))
+        if ch < 0:
+            st[CH + j] = -1
+            untried += 1
+            continue
+        b = TREE + ch * NODE
+        st[b + 3] += 1
+        if untried == 0:
+            v = st[b + 2]
+            u = st[b + 4] / REWARD_ONE / v + cc * np.sqrt(np.log(st[b + 3]) / v)
+            if u > bu:
+                best, bu = j, u
+        st[CH + j] = ch
+    st[DECISIONS] += 1
+    if untried > 0:
+        r = _below(st, ARNG, untried) if untried > 1 else 0
+        pick = -1
+        for j in range(n):
+            if st[CH + j] < 0:
+                if r == 0:
+                    pick = j
+                    break
+                r -= 1
+        k = st[AG + A_NN]
+        if k >= st[AG + A_CAP]:
+            _stop(st, 14)
+            return pick
+        b = TREE + k * NODE
+        st[b] = _okey(st, pick)
+        st[b + 1] = who
+        st[b + 2] = 0
+        st[b + 3] = 1
+        st[b + 4] = 0
+        st[b + 5] = -1
+        st[b + 6] = st[TREE + node * NODE + 5]
+        st[TREE + node * NODE + 5] = k
+        st[AG + A_NN] = k + 1
+        _path(st, k)
+        st[AG + A_SUB] = 4
+        st[AG + A_LEFT] = st[AG + A_LIMIT]
+        st[AG + A_PLAYED] = 0
+        return pick
+    ch = st[CH + best]
+    st[AG + A_NODE] = ch
+    _path(st, ch)
+    return best
+
+
+@njit(cache=True)
+def _path(st, k):
+    p = st[AG + A_NPATH]
+    st[TREE + st[AG + A_CAP] * NODE + p] = k
+    st[AG + A_NPATH] = p + 1
+
+
+@njit(cache=True)
+def _playout_pick(st, n):
+    """A random playout decision; after `limit` of them the position is judged (mcts's `depth`)."""
+    if st[AG + A_LEFT] <= 0:
+        if st[AG + A_DEPTH] == 0:
+            st[AG + A_PAUSED] = 1
+            return -1
+        vals = np.empty(st[N])
+        for p in range(st[N]):
+            vals[p] = _value(st, p)
+        if vals.max() > vals.min() or st[AG + A_TIED] == 0 or st[AG + A_PLAYED] >= st[AG + A_MAXP]:
+            _judge(st, vals)
+            st[AG + A_PAUSED] = 1
+            return -1
+        st[AG + A_LEFT] = st[AG + A_LIMIT]
+    st[AG + A_LEFT] -= 1
+    st[AG + A_PLAYED] += 1
+    st[DECISIONS] += 1
+    return _below(st, ARNG, n)
+
+
+@njit(cache=True)
+def _judge(st, vals):
+    tau = st[AG + A_TAU] / 1000.0
+    n = vals.shape[0]
+    if tau <= 0:
+        top = vals.max()
+        k = 0
+        for p in range(n):
+            if vals[p] >= top - 1e-9:
+                k += 1
+        for p in range(n):
+            st[AG + A_REW + p] = np.int64(REWARD_ONE / k) if vals[p] >= top - 1e-9 else 0
+    else:
+        m = vals.max()
+        z = 0.0
+        for p in range(n):
+            z += np.exp((vals[p] - m) / tau)
+        for p in range(n):
+            st[AG + A_REW + p] = np.int64(REWARD_ONE * np.exp((vals[p] - m) / tau) / z)
+    st[AG + A_JUDGED] = 1
+
+
+@njit(cache=True)
+def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, reuse):
+    """`mcts` at the real game's paused decision (agents/search.py MctsAgent, on the kernel): one tree over
+    my information sets, a new determinization every iteration, UCB with availability, random playouts
+    cut after `depth` decisions and judged by the heuristic."""
+    if n == 1:
+        st[MV + me] = -1  # a forced move: the kept tree does not follow it
+        return 0
+    slot = AG + A_ARNG + me
+    reused = _reroot(st, sim, me, iterations)
+    root = sim[AG + A_ROOT]
+    nn = sim[AG + A_NN]
+    limit = min(depth if depth > 0 else max_playout, max_playout)
+    for it in range(iterations):
+        deal = np.int64(_u64(st, slot))
+        seed = np.int64(_u64(st, slot))
+        sim[AG + A_NN] = nn
+        sim[AG + A_NODE] = root
+        sim[AG + A_NPATH] = 0
+        sim[AG + A_JUDGED] = 0
+        sim[AG + A_LIMIT] = limit
+        sim[AG + A_MAXP] = max_playout
+        sim[AG + A_TIED] = tied
+        sim[AG + A_TAU] = tau1000
+        sim[AG + A_C] = c1000
+        sim[AG + A_DEPTH] = depth
+        sim[AG + A_DCACHE] = 0
+        sim[AG + A_KEEPDEAL] = 0
+        _start_copy(st, sim, me, 0, deal, seed, 3)
+        nn = sim[AG + A_NN]
+        players = sim[N]
+        rew = np.zeros(players, np.int64)
+        if sim[AG + A_JUDGED] != 0:
+            for p in range(players):
+                rew[p] = sim[AG + A_REW + p]
+        elif sim[STATUS] == 1:
+            k = 0
+            for p in range(players):
+                if sim[WIN + p] != 0:
+                    k += 1
+            for p in range(players):
+                if sim[WIN + p] != 0:
+                    rew[p] = np.int64(REWARD_ONE / k)
+        top = TREE + sim[AG + A_CAP] * NODE
+        for q in range(sim[AG + A_NPATH]):
+            x = TREE + sim[top + q] * NODE
+            sim[x + 2] += 1
+            sim[x + 4] += rew[sim[x + 1]]
+    sim[AG + A_NN] = nn
+    reuse[0] += reused
+    best = 0
+    bv = -1
+    for i in range(n):
+        ch = _child(sim, root, me, _okey(st, i))
+        v = sim[TREE + ch * NODE + 2] if ch >= 0 else 0
+        if v > bv:
+            best, bv = i, v
+    return best
+
+
+@njit(cache=True)
+def _keep(st, i):
+    k = st[AG + A_NPRE]
+    if k >= PRE_CAP:
+        _stop(st, 14)
+        return
+    st[AG + A_PRE + k] = i
+    st[AG + A_NPRE] = k + 1
+    st[AG + A_KPRE] = k + 1
+
+
+@njit(cache=True)
+def _record(st, i):
+    if st[PAR + 2] > 0:
+        k = st[NCH]
+        if k >= st[PAR + 2]:
+            _stop(st, 14)
+        else:
+            st[RCH + k] = i
+            st[NCH] = k + 1
+    st[DECISIONS] += 1
+    return i
+
+
+@njit(cache=True)
+def _snap(st, kind):
+    """The real game's resume point: the state now, and no choices since."""
+    if st[AG + A_MODE] != 0 or st[AG + A_PEND] != 0:
+        return
+    st[AG + A_SNAP:AG + A_SNAP + SIZE] = st[:SIZE]
+    st[AG + A_SNAPK] = kind
+    st[AG + A_SNAPK + 100] = st[AG + A_PH]
+    st[AG + A_SNAPK + 101] = st[AG + A_RND]
+    st[AG + A_SNAPK + 102] = st[AG + A_BEGUN]
+    st[AG + A_NPRE] = 0
+    st[AG + A_KPRE] = 0
+
+
+@njit(cache=True)
+def _resume_real(st, i):
+    """The real game again from its snapshot, the choices since replayed, then option i at the paused decision."""
+    arng, nch, ncc = st[ARNG], st[NCH], st[NCC]
+    st[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    st[ARNG], st[NCH], st[NCC] = arng, nch, ncc
+    st[AG + A_PH] = st[AG + A_SNAPK + 100]
+    st[AG + A_RND] = st[AG + A_SNAPK + 101]
+    st[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
+    st[AG + A_RES] = st[AG + A_SNAPK]
+    st[AG + A_KPRE] = 0
+    st[AG + A_PEND] = 1
+    st[AG + A_FORCE] = i
+    st[AG + A_SAVECC] = st[PAR + 3]
+    st[PAR + 3] = 0
+    st[AG + A_PAUSED] = 0
+    play(st)
+
+
+@njit(cache=True)
+def _start_copy(st, sim, me, i, deal, seed, sub):
+    """A search's copy of the real game's paused decision: replayed there, then dealt, then option i."""
+    sim[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    npre = st[AG + A_NPRE]
+    sim[AG + A_PRE:AG + A_PRE + npre] = st[AG + A_PRE:AG + A_PRE + npre]
+    sim[AG + A_NPRE] = npre
+    sim[AG + A_KPRE] = 0
+    sim[AG + A_PH] = st[AG + A_SNAPK + 100]
+    sim[AG + A_RND] = st[AG + A_SNAPK + 101]
+    sim[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
+    sim[AG + A_RES] = st[AG + A_SNAPK]
+    sim[AG + A_MODE] = 1
+    sim[AG + A_PEND] = 1
+    sim[AG + A_PAUSED] = 0
+    sim[AG + A_ME] = me
+    sim[AG + A_FORCE] = i
+    sim[AG + A_DEAL] = deal
+    sim[AG + A_SEED] = seed
+    sim[AG + A_SUB] = sub
+    sim[AG + A_HALT] = 1 if sub == 1 else 0
+    sim[AG + A_SAVECC] = 0
+    play(sim)
+
+
+@njit(cache=True)
+def _deal(st, me):
+    """Re-deal the cards `me` cannot see among the zones they lie in (each keeps its size; a card that
+    shows its owner stays among its owner's places); the pool is in card order first, so the true
+    arrangement cannot leak. A greedy sample deals the same for every option: the first option's deal
+    is kept (DB: its count, then slots, cards and zones) and the others apply it."""
+    if st[AG + A_DCACHE] != 0:
+        total = st[DB]
+        for j in range(total):
+            st[st[DB + 1 + j]] = st[DB + 1 + NC + j]
+            st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
+        _resum(st, me)
+        return
+    total = 0
+    for z in range(NZ):
+        if UNSEEN[me, z] != 0:
+            b = ZC + z * NC
+            for j in range(st[ZL + z]):
+                st[DB + 1 + total] = b + j
+                st[DB + 1 + 2 * NC + total] = z
+                st[DB + 1 + NC + total] = st[b + j]
+                total += 1
+    st[DB] = total
+    st[AG + A_DCACHE] = st[AG + A_KEEPDEAL]
+    if total == 0:
+        return
+    cards = st[DB + 1 + NC:DB + 1 + NC + total]
+    slot = AG + A_DEAL
+    if not HOMES:  # one pool: sorted (nothing of the true order left), then shuffled
+        cards[:] = np.sort(cards)
+        for j in range(total - 1, 0, -1):
+            r = _below(st, slot, j + 1)
+            t = cards[j]
+            cards[j] = cards[r]
+            cards[r] = t
+    else:  # each owner class (-1: nobody's) re-dealt among its own places
+        pool = np.sort(cards)
+        cls = np.empty(total, np.int64)
+        for j in range(total):
+            cls[j] = HOME[cards[j]]
+        for c in np.unique(cls):
+            mine = np.empty(total, np.int64)
+            m = 0
+            for j in range(total):
+                if HOME[pool[j]] == c:
+                    mine[m] = pool[j]
+                    m += 1
+            for j in range(m - 1, 0, -1):
+                r = _below(st, slot, j + 1)
+                t = mine[j]
+                mine[j] = mine[r]
+                mine[r] = t
+            m = 0
+            for j in range(total):
+                if cls[j] == c:
+                    cards[j] = mine[m]
+                    m += 1
+    for j in range(total):
+        st[st[DB + 1 + j]] = cards[j]
+        st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
+    _resum(st, me)
+
+
+@njit(cache=True)
+def _resum(st, me):
+    """The kept zone sums of the re-dealt zones, counted again."""
+    for t in range(NT):
+        for z in range(NZ):
+            if UNSEEN[me, z] != 0:
+                v = 0
+                b = ZC + z * NC
+                for j in range(st[ZL + z]):
+                    v += KS[t, st[b + j]]
+                st[ZS + t * NZ + z] = v
+
+
+@njit(cache=True)
+def _value(st, me):
+    """How good this copy's position is for `me`: the heuristic (or the scoring keys) in a running game,
+    the win share (scaled) in a finished one, 0 in a stalled or broken one."""
+    s = st[STATUS]
+    if s == 0:
+        if HEUR:
+            cur = st[CUR]
+            st[CUR] = me
+            v = np.float64(HV(st))
+            st[CUR] = cur
+            return v
+        v = 0.0
+        for i in range(NPVW):
+            w = st[WTS + i]
+            if w != 0:
+                v += w / 1e9 * st[PV + i * MP + me]
+        return v
+    if s != 1:
+        return 0.0
+    k = 0
+    for p in range(st[N]):
+        if st[WIN + p] != 0:
+            k += 1
+    if st[WIN + me] != 0:
+        return WINV / k
+    return -WINV
+
+
+@njit(cache=True)
+def _unit(st, slot):
+    return np.int64(_u64(st, slot) >> np.uint64(11))
+
+
+@njit(cache=True)
+def greedy(st, sim, me, n, samples, turn, sure, wts, used):
+    """`greedy` at the real game's paused decision (agents/search.py GreedyAgent, on the kernel)."""
+    if n == 1:
+        return 0
+    slot = AG + A_ARNG + me
+    totals = np.zeros(n)
+    rows = np.zeros((samples, n))
+    sure2 = sure * sure
+    m = 0
+    for m in range(1, samples + 1):
+        deal = np.int64(_u64(st, slot))
+        seed = np.int64(_u64(st, slot))
+        for k in range(FOLLOW_UP):
+            sim[AG + A_US + k] = _unit(st, slot)
+        sim[AG + A_DCACHE] = 0  # this sample's deal: made at the first option, kept for the others
+        sim[AG + A_KEEPDEAL] = 1
+        for i in range(n):
+            _start_copy(st, sim, me, i, deal, seed, 1 if turn else 2)
+            v = _value(sim, me)
+            rows[m - 1, i] = v
+            totals[i] += v
+        if sure > 0 and m >= 4:
+            best = 0
+            for i in range(n):
+                if totals[i] > totals[best]:
+                    best = i
+            settled = True
+            for j in range(n):
+                if j == best:
+                    continue
+                s1 = 0.0
+                s2 = 0.0
+                for r in range(m):
+                    x = rows[r, best] - rows[r, j]
+                    s1 += x
+                    s2 += x * x
+                if not (s1 > 0 and s1 * s1 * (m - 1) > sure2 * (m * s2 - s1 * s1)):
+                    settled = False
+                    break
+            if settled:
+                break
+    used[0] += m
+    top = totals[0]
+    for i in range(n):
+        top = max(top, totals[i])
+    ties = 0
+    for i in range(n):
+        if totals[i] >= top - 1e-9:
+            ties += 1
+    r = _below(st, slot, ties)
+    for i in range(n):
+        if totals[i] >= top - 1e-9:
+            if r == 0:
+                return i
+            r -= 1
+    return 0
+'''
+
+_AGENT_DRIVER = '''
+@njit(cache=True)
+def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
+    """`batch` with search agents: kinds[p] 0 random, 1 greedy, 2 mcts (settings[p]: greedy's samples, turn,
+    sure * 1000, then mcts's iterations, c * 1000, max_playout, depth, tau * 1000, tied)."""
+    w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
+    st = unowned(w)
+    cap = 2
+    for p in range(MP):
+        if kinds[p] == 2:
+            cap = max(cap, 4 * (settings[p, 3] + 2))
+    sw = np.zeros(TREE + cap * (NODE + 1), np.int64)
+    sim = unowned(sw)
+    st[PAR:PAR + par.shape[0]] = par
+    st[PAR + 2] = rch.shape[0]
+    st[PAR + 3] = rcc.shape[0]
+    sim[PAR:PAR + par.shape[0]] = par
+    sim[PAR + 2] = 0
+    sim[PAR + 3] = 0
+    for i in range(NPVW):
+        st[WTS + i] = np.int64(round(wts[i] * 1e9))
+        sim[WTS + i] = st[WTS + i]
+    sim[AG + A_CAP] = cap
+    reuse = used[1:2]
+    for g in range(seeds.shape[0]):
+        st[:SIZE] = st0
+        sim[AG + A_OWNER] = -1
+        for p in range(MP):
+            st[MV + p] = -1
+        s = np.uint64(seeds[g])
+        st[RNG] = np.int64(s ^ np.uint64(0x5DEECE66D))
+        st[ARNG] = np.int64(s * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
+        st[NCH] = 0
+        st[NCC] = 0
+        st[AG:AG + A_PRE] = 0
+        for p in range(MP):
+            st[AG + A_KIND + p] = kinds[p]
+            st[AG + A_ARNG + p] = np.int64((s + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(0x5EA5C4))
+        _snap(st, 0)
+        play(st)
+        while st[AG + A_PAUSED] != 0 and st[STATUS] == 0:
+            st[AG + A_PAUSED] = 0
+            me = st[AG + A_WHO]
+            if kinds[me] == 2:
+                i = mcts(st, sim, me, st[AG + A_NOPT], settings[me, 3], settings[me, 4], settings[me, 5],
+                         settings[me, 6], settings[me, 7], settings[me, 8], reuse)
+                used[0] += settings[me, 3] if st[AG + A_NOPT] > 1 else 0
+            else:
+                i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
+                           wts, used)
+            _resume_real(st, i)
+        out[g, 0] = st[STATUS]
+        out[g, 1] = st[TURN]
+        out[g, 2] = st[DECISIONS]
+        out[g, 3] = st[STEPS]
+        out[g, 4] = st[ERR]
+        out[g, 5] = st[NCH]
+        out[g, 6] = st[NCC]
+        for p in range(MP):
+            out[g, 7 + p] = st[WIN + p]
+            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+        for r in range(NREAD):
+            out[g, 7 + 2 * MP + r] = st[COV + r]
+        if st[STATUS] == 1 and NMEAS > 0:
+            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
+    rch[:] = w[RCH:RCH + rch.shape[0]]
+    rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
+    sw[0] = sw[0]  # `sw` (and `w` above) outlive their unowned views
+'''
+
+
+class SearchEmitter(Emitter):
+    """emit.Emitter with resumable decisions and the agents' part of the array (see the module docstring)."""
+
+    def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int],
+                 interchange: Any = None):
+        super().__init__(g, interchange)
+        self.heuristic = heuristic
+        self.unseen = unseen
+        self.homes = homes
+        self.AG = self.RCH
+        self.snap_at = A_PRE + PRE_CAP
+        self.npvw = max(1, len(g.pvars))
+        self.wts = self.AG + self.snap_at + self.Y.size  # the scoring keys' weights (x 1e9), per player variable
+        self.ch = self.wts + self.npvw  # the tree's children of a decision's options (scratch)
+        self.db = self.ch + MAX_OPTIONS + 2  # a greedy sample's deal, kept for its other options
+        self.mv = self.db + 1 + 3 * self.Y.n_cards  # mcts: per seat its last move's number, then the moves
+        self.RCH = self.mv + self.Y.max_players + 3 * MOVES_KEPT
+        self._who: str | None = None
+        self._who_in_play = False
+        self._site = 0
+        self._secret = False
+
+    # -- picks know who chooses, and pause -----------------------------------------------------------
+    def line(self, text: str) -> None:
+        m = _PICK.match(text)
+        if m is None:
+            super().line(text)
+            return
+        if self._who is None:  # a decision whose chooser this emitter does not know: never a silent random pick
+            raise Unsupported("a decision of this kind with search agents is not yet on the kernel")
+        _indent, var, n = m.groups()
+        who, in_play = self._who, self._who_in_play
+        self._who = None
+        site = self._site
+        if site != 0:
+            super().line(f"st[{self.AG + A_SECRET}] = {int(self._secret)}")
+        if site == 2:
+            super().line(f"_vkeys(st, {n.removesuffix('.shape[0]')})")
+        super().line(f"st[{self.AG + A_SITE}] = {site}")
+        super().line(f"{var} = _apick(st, {n}, {who})")
+        super().line(f"if {var} < 0:")
+        super().line("    return" if in_play else "    return 3")
+
+    def s_ChooseOption(self, s: ir.ChooseOption) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 1
+        self._secret = any(o.slot is not None and ELEMENT.get(o.coll.ty, T.INT) is T.CARD for o in s.options)
+        super().s_ChooseOption(s)
+
+    def s_ChooseValue(self, s: ir.ChooseValue) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 2
+        self._secret = ELEMENT.get(s.source.ty, T.INT) is T.CARD
+        super().s_ChooseValue(s)
+
+    def s_ChooseSubset(self, s: ir.S) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        by = getattr(s, "by", None)
+        super().line(f"{slot} = {self.ex(by) if by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 3
+        self._secret = True
+        super().s_ChooseSubset(s)
+
+    def s_ChooseTogether(self, s: ir.S) -> None:
+        raise self.no("`choose together` (simultaneous choices) with search agents", s)
+
+    def decide(self, turn: ir.Turn, call_block) -> None:
+        super().line("_snap(st, 1)")
+        self._who, self._who_in_play, self._site = f"st[{Y.CUR}]", True, 0
+        super().decide(turn, call_block)
+
+    # -- a flow that can be entered at a turn's action decision --------------------------------------
+    def flow(self) -> None:
+        g, Yl = self.g, self.Y
+        blocks: dict[int, str] = {}
+        AG = self.AG
+        PH, RND, RES = f"st[{AG + A_PH}]", f"st[{AG + A_RND}]", f"st[{AG + A_RES}]"
+
+        def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
+            if b is None:
+                return
+            name = blocks.get(id(b))
+            if name is None:
+                name = blocks[id(b)] = f"B{len(blocks)}"
+                self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
+            r = self.tmp("r")
+            self.line(f"{r} = {name}(st{args})")
+            self.line(f"if {r} == 1:")
+            self.line(f"    if st[{Y.IN_TURN}] == 0:")
+            self.line("        _stop(st, 12)")
+            self.line("        return")
+            self.line(f"    st[{Y.TURN_OVER}] = 1")
+            self.line(f"elif {r} == 2:")
+            self.line("    FIN(st)")
+            self.line("    return")
+            self.line(f"elif {r} == 3:")
+            self.line("    return")
+
+        args_types: dict[int, str] = {}
+        for ph in g.phases:
+            for a in ph.turn.actions:
+                args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
+                                                       for p in a.params]) if a.block is not None else ""
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line(f"n = st[{Y.N}]")
+        self.line(f"res = {RES}")
+        self.line(f"{RES} = 0")
+        self.line("if res == 0:")
+        self.depth += 1
+        self.line("pass")
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.depth -= 1
+        tv_start = [v.start for v in g.tvars]
+        for k, ph in enumerate(g.phases):
+            self.line(f"if res == 0 or {PH} == {k}:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.line(f"    {PH} = {k}")
+            self.line(f"    {RND} = 0")
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if {RND} >= {int(ph.repeat)}:")
+            self.line("    break")
+            if ph.while_ is not None:
+                self.line(f"if not {self.ex(ph.while_)}:")
+                self.line("    break")
+            call_block(ph.start)
+            self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
+            self.depth -= 1
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if st[{AG + A_HALT}] != 0 and st[{AG + A_PEND}] == 0:")
+            self.line(f"    st[{AG + A_PAUSED}] = 1")
+            self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+            self.line(f"st[{Y.TURN}] += 1")
+            self.line("if _tick(st) != 0:")
+            self.line("    return")
+            self.line(f"st[{Y.QUIET}] += 1")
+            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
+            self.line("    _stop(st, 1)")
+            self.line("    return")
+            for j, v in enumerate(tv_start):
+                self.line(f"st[{Yl.tv + j}] = {int(v)}")
+            self.line(f"st[{Y.TURN_OVER}] = 0")
+            self.line(f"st[{Y.IN_TURN}] = 1")
+            call_block(ph.turn.start)
+            self.depth -= 1
+            self.line("res = 0")
+            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.depth += 1
+            self.decide(ph.turn, call_block)
+            self.depth -= 1
+            call_block(ph.turn.end)
+            self.line(f"st[{Y.IN_TURN}] = 0")
+            if g.end_when is not None:
+                self.line(f"if {self.ex(g.end_when)}:")
+                self.line("    FIN(st)")
+                self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    p_ = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+                self.line("else:")
+                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
+                self.line(f"st[{Y.SKIPS}] = 0")
+                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
+                    self.line(f"c_ = st[{Y.CUR}]")
+                    self.line("q_ = c_")
+                    self.line("for _ in range(n):")
+                    self.depth += 1
+                    self.line(f"st[{Y.CUR}] = p_")
+                    self.line(f"s_ = {self.ex(g.skip_if)}")
+                    self.line(f"st[{Y.CUR}] = c_")
+                    self.line("if not s_:")
+                    self.line("    q_ = p_")
+                    self.line("    break")
+                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
+                    self.depth -= 1
+                    self.line("p_ = q_")
+                self.line(f"st[{Y.CUR}] = p_")
+            else:
+                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
+            if ph.until is not None:
+                self.line(f"if {self.ex(ph.until)}:")
+                self.line("    break")
+            elif ph.name is not None:
+                self.line(f"if st[{Y.TURN}] - st[{AG + A_BEGUN}] >= n:")
+                self.line("    break")
+            self.depth -= 1
+            call_block(ph.end)
+            self.line(f"{RND} += 1")
+            self.depth -= 1
+            self.depth -= 1
+        self.line("FIN(st)")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    # -- the module ----------------------------------------------------------------------------------
+    def module(self) -> str:
+        if self.heuristic is not None:
+            try:
+                self.function_def("HV", "st", self.heuristic, expr=True)
+            except ValueError:  # a zone sum no rule keeps (emit.py keeps only the rules' own)
+                raise Unsupported("a heuristic summing a zone no rule sums is not yet on the kernel",
+                                  getattr(self.heuristic, "at", None)) from None
+        text = super().module()
+        Yl = self.Y
+        nz = Yl.n_zones
+        unseen = ", ".join("[" + ", ".join("1" if z in set(row) else "0" for z in range(nz)) + "]"
+                           for row in self.unseen)
+        homes = ", ".join(str(h) for h in self.homes)
+        most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
+        npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
+                         for ph in self.g.phases for a in range(most)) or "0"
+        ncard = ", ".join(str(int(a < len(ph.turn.actions) and any(
+            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params)))
+            for ph in self.g.phases for a in range(most)) or "0"
+        consts = "\n".join([
+            f"AG = {self.AG}",
+            f"WK = {self.WK}",
+            f"WKC = {self.WKC}",
+            *(f"{name} = {v}" for name, v in (
+                ("A_MODE", A_MODE), ("A_PAUSED", A_PAUSED), ("A_PH", A_PH), ("A_RND", A_RND), ("A_RES", A_RES),
+                ("A_WHO", A_WHO), ("A_NPRE", A_NPRE), ("A_KPRE", A_KPRE), ("A_PEND", A_PEND), ("A_ME", A_ME),
+                ("A_TURN0", A_TURN0), ("A_FK", A_FK), ("A_SUB", A_SUB), ("A_FORCE", A_FORCE), ("A_DEAL", A_DEAL),
+                ("A_SEED", A_SEED), ("A_SNAPK", A_SNAPK), ("A_SAVECC", A_SAVECC), ("A_HALT", A_HALT),
+                ("A_NOPT", A_NOPT), ("A_KIND", A_KIND), ("A_ARNG", A_ARNG), ("A_US", A_US), ("A_PRE", A_PRE),
+                ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("A_BEGUN", A_BEGUN),
+                ("HEUR", 1 if self.heuristic is not None else 0), ("A_REW", A_REW), ("NODE", NODE),
+                ("A_LEFT", A_LEFT), ("A_PLAYED", A_PLAYED), ("A_SITE", A_SITE), ("A_NODE", A_NODE), ("A_NN", A_NN),
+                ("A_NPATH", A_NPATH), ("A_CAP", A_CAP), ("A_JUDGED", A_JUDGED), ("A_LIMIT", A_LIMIT),
+                ("A_MAXP", A_MAXP), ("A_TIED", A_TIED), ("A_TAU", A_TAU), ("A_C", A_C), ("A_DEPTH", A_DEPTH),
+                ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
+                ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
+                ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
+                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET))),
+            "REWARD_ONE = 1073741824.0",
+            f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            "WINV = 1000000.0",
+            f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
+            f"HOME = np.array([{homes}], dtype=np.int64)",
+        ])
+        if self.heuristic is None:
+            consts += "\n\n@njit(cache=True)\ndef HV(st):\n    return 0\n"
+        text = text.replace(_DRIVER, "")
+        return text + "\n" + consts + "\n" + _AGENT_RUNTIME + _AGENT_DRIVER
+
+
+from .emit import _LISTS, QUIET_ROUNDS  # noqa: E402
