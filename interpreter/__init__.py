@@ -8,8 +8,9 @@ imports run downward only (tests/test_layout.py keeps it so):
     lower     the checked spec -> one typed intermediate form (slots, tables, flow; options and readings as parameters)
     compile   checked rule text -> closures and generated Python
     runtime   the engine (Game, State), seeds, the load pipeline, game logs, examples (scenarios)
-    kernel    the intermediate form -> a numba kernel: whole unlogged games natively, replayed in the engine to check
     agents    who makes each decision: random, scripted, greedy, MCTS, determinization, heuristics
+    kernel    the intermediate form -> a numba kernel: whole unlogged games natively, replayed in the engine to check
+              (greedy seats too: kernel/agents.py runs the agents' search on it)
     lab       many games: the runner and its statistics, measures, the ambiguity lab, compare, lint, explain, reports
     api       the stable front door for scripts and notebooks
     faces     cli/ (the command line, terminal play, narration), pettingzoo_env (the RL environment),

@@ -15,7 +15,7 @@ import interpreter
 PACKAGE = pathlib.Path(interpreter.__file__).parent
 # Earlier stages first. A module may import its own stage and earlier ones. The faces share a rank, none of
 # them is imported by a stage, and none imports another (test_no_face_leans_on_another).
-ORDER = ["spec", "lang", "lower", "compile", "runtime", "kernel", "agents", "lab", "api", "faces"]
+ORDER = ["spec", "lang", "lower", "compile", "runtime", "agents", "kernel", "lab", "api", "faces"]
 FACES = {"cli", "pettingzoo_env", "web", "lsp"}
 
 

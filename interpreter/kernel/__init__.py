@@ -6,7 +6,8 @@ run-time values (run.py); each game can record its choices and chance, and is th
 reference engine (replay.py), which keeps both engines to one meaning. The reference engine
 (`runtime/`) stays the one for everything interactive: play, serve, logs, replay, narration.
 
-May import `spec`, `lang`, `lower`, `compile` and `runtime`.
+May import `spec`, `lang`, `lower`, `compile`, `runtime` and `agents` (agents.py plays their search
+agents on the kernel).
 """
 from __future__ import annotations
 
