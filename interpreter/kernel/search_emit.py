@@ -1,0 +1,327 @@
+"""The search kernel's generator: the random-play kernel (emit.py) made able to stop at a decision and resume.
+
+Owns a second kernel module per spec, for games with search agents (`greedy`; agents.py runs them). Its
+game code is emit.py's, with three changes, made by overriding the emitter rather than copying it:
+
+- every pick goes through `_apick(st, n, who)`, which knows who chooses: a random seat picks as the
+  random kernel does; a search seat's decision *pauses* the game (every function returns at once);
+- the flow can be entered again at the action decision of a turn in progress (`play` with a resume
+  flag; the phase and its round count live in the array, not in locals);
+- at the top of every action decision the real game keeps a *snapshot* (one array copy) and then
+  the list of choices made since (the prefix).
+
+A decision is resumed, in the real game or in a search's copy, by copying the snapshot into the array and
+replaying the prefix (the snapshot keeps the true chance stream, so the same draws happen) up to the
+decision: that also rebuilds the locals of a rule paused at a `choose` inside an action. There, a copy is
+determinized (`_deal`: the cards its seat cannot see are pooled in card order and re-dealt among the
+zones they lie in, each zone keeping its size and, for cards that show their owner, their owner's
+places; its chance is re-seeded from the agent's stream), so nothing the seat cannot see survives the
+decision. What the Python determinizer does not model, this does not either (card ids held in the
+locals of a paused rule).
+
+The agents' part of the array (`AG`, between the work space and the records) holds the control slots,
+the prefix and the snapshot. Only the generator's own text goes into the source, as in emit.py.
+
+The numba source that does not depend on the spec (`_AGENT_RUNTIME`, `_AGENT_DRIVER`) is
+search_prelude.py's.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..lang.kinds import ELEMENT, T
+from ..lower import ir
+from ..lower.lowering import Unsupported
+from . import layout as Y
+from ..lang.limits import MAX_OPTIONS
+from .emit import Emitter, _DRIVER
+from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
+
+# control slots, from AG
+(A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,
+ A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
+ A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
+ A_SECRET) = range(40)
+MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
+A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
+NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
+A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
+A_ARNG = 72  # per seat: the search agent's own random stream
+A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
+FOLLOW_UP = 12
+A_PRE = 128
+PRE_CAP = 8192  # choices between two action decisions (a turn's own choices): more is an error
+# sub-modes of a search's copy after the resumed decision
+SUB_FOLLOW, SUB_NEXT = 1, 2
+
+_PICK = re.compile(r"^(\s*)(\w+) = _pick\(st, (.+)\)$")
+
+
+class SearchEmitter(Emitter):
+    """emit.Emitter with resumable decisions and the agents' part of the array (see the module docstring)."""
+
+    def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int],
+                 interchange: Any = None):
+        super().__init__(g, interchange)
+        self.heuristic = heuristic
+        self.unseen = unseen
+        self.homes = homes
+        self.AG = self.RCH
+        self.snap_at = A_PRE + PRE_CAP
+        self.npvw = max(1, len(g.pvars))
+        self.wts = self.AG + self.snap_at + self.Y.size  # the scoring keys' weights (x 1e9), per player variable
+        self.ch = self.wts + self.npvw  # the tree's children of a decision's options (scratch)
+        self.db = self.ch + MAX_OPTIONS + 2  # a greedy sample's deal, kept for its other options
+        self.mv = self.db + 1 + 3 * self.Y.n_cards  # mcts: per seat its last move's number, then the moves
+        self.RCH = self.mv + self.Y.max_players + 3 * MOVES_KEPT
+        self._who: str | None = None
+        self._who_in_play = False
+        self._site = 0
+        self._secret = False
+
+    # -- picks know who chooses, and pause -----------------------------------------------------------
+    def line(self, text: str) -> None:
+        m = _PICK.match(text)
+        if m is None:
+            super().line(text)
+            return
+        if self._who is None:  # a decision whose chooser this emitter does not know: never a silent random pick
+            raise Unsupported("a decision of this kind with search agents is not yet on the kernel")
+        _indent, var, n = m.groups()
+        who, in_play = self._who, self._who_in_play
+        self._who = None
+        site = self._site
+        if site != 0:
+            super().line(f"st[{self.AG + A_SECRET}] = {int(self._secret)}")
+        if site == 2:
+            super().line(f"_vkeys(st, {n.removesuffix('.shape[0]')})")
+        super().line(f"st[{self.AG + A_SITE}] = {site}")
+        super().line(f"{var} = _apick(st, {n}, {who})")
+        super().line(f"if {var} < 0:")
+        super().line("    return" if in_play else "    return 3")
+
+    def s_ChooseOption(self, s: ir.ChooseOption) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 1
+        self._secret = any(o.slot is not None and ELEMENT.get(o.coll.ty, T.INT) is T.CARD for o in s.options)
+        super().s_ChooseOption(s)
+
+    def s_ChooseValue(self, s: ir.ChooseValue) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        super().line(f"{slot} = {self.ex(s.by) if s.by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 2
+        self._secret = ELEMENT.get(s.source.ty, T.INT) is T.CARD
+        super().s_ChooseValue(s)
+
+    def s_ChooseSubset(self, s: ir.S) -> None:
+        slot = f"st[{self.AG + A_WHO}]"
+        by = getattr(s, "by", None)
+        super().line(f"{slot} = {self.ex(by) if by is not None else f'st[{Y.CUR}]'}")
+        self._who, self._who_in_play, self._site = slot, False, 3
+        self._secret = True
+        super().s_ChooseSubset(s)
+
+    def s_ChooseTogether(self, s: ir.S) -> None:
+        raise self.no("`choose together` (simultaneous choices) with search agents", s)
+
+    def decide(self, turn: ir.Turn, call_block) -> None:
+        super().line("_snap(st, 1)")
+        self._who, self._who_in_play, self._site = f"st[{Y.CUR}]", True, 0
+        super().decide(turn, call_block)
+
+    # -- a flow that can be entered at a turn's action decision --------------------------------------
+    def flow(self) -> None:
+        g, Yl = self.g, self.Y
+        blocks: dict[int, str] = {}
+        AG = self.AG
+        PH, RND, RES = f"st[{AG + A_PH}]", f"st[{AG + A_RND}]", f"st[{AG + A_RES}]"
+
+        def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
+            if b is None:
+                return
+            name = blocks.get(id(b))
+            if name is None:
+                name = blocks[id(b)] = f"B{len(blocks)}"
+                self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
+            r = self.tmp("r")
+            self.line(f"{r} = {name}(st{args})")
+            self.line(f"if {r} == 1:")
+            self.line(f"    if st[{Y.IN_TURN}] == 0:")
+            self.line("        _stop(st, 12)")
+            self.line("        return")
+            self.line(f"    st[{Y.TURN_OVER}] = 1")
+            self.line(f"elif {r} == 2:")
+            self.line("    FIN(st)")
+            self.line("    return")
+            self.line(f"elif {r} == 3:")
+            self.line("    return")
+
+        args_types: dict[int, str] = {}
+        for ph in g.phases:
+            for a in ph.turn.actions:
+                args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
+                                                       for p in a.params]) if a.block is not None else ""
+        saved, self.lines, self.depth = self.lines, [], 1
+        self.line(f"n = st[{Y.N}]")
+        self.line(f"res = {RES}")
+        self.line(f"{RES} = 0")
+        self.line("if res == 0:")
+        self.depth += 1
+        self.line("pass")
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.depth -= 1
+        tv_start = [v.start for v in g.tvars]
+        for k, ph in enumerate(g.phases):
+            self.line(f"if res == 0 or {PH} == {k}:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.line(f"    {PH} = {k}")
+            self.line(f"    {RND} = 0")
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if {RND} >= {int(ph.repeat)}:")
+            self.line("    break")
+            if ph.while_ is not None:
+                self.line(f"if not {self.ex(ph.while_)}:")
+                self.line("    break")
+            call_block(ph.start)
+            self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
+            self.depth -= 1
+            self.line("while True:")
+            self.depth += 1
+            self.line("if res == 0:")
+            self.depth += 1
+            self.line(f"if st[{AG + A_HALT}] != 0 and st[{AG + A_PEND}] == 0:")
+            self.line(f"    st[{AG + A_PAUSED}] = 1")
+            self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+            self.line(f"st[{Y.TURN}] += 1")
+            self.line("if _tick(st) != 0:")
+            self.line("    return")
+            self.line(f"st[{Y.QUIET}] += 1")
+            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
+            self.line("    _stop(st, 1)")
+            self.line("    return")
+            for j, v in enumerate(tv_start):
+                self.line(f"st[{Yl.tv + j}] = {int(v)}")
+            self.line(f"st[{Y.TURN_OVER}] = 0")
+            self.line(f"st[{Y.IN_TURN}] = 1")
+            call_block(ph.turn.start)
+            self.depth -= 1
+            self.line("res = 0")
+            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.depth += 1
+            self.decide(ph.turn, call_block)
+            self.depth -= 1
+            call_block(ph.turn.end)
+            self.line(f"st[{Y.IN_TURN}] = 0")
+            if g.end_when is not None:
+                self.line(f"if {self.ex(g.end_when)}:")
+                self.line("    FIN(st)")
+                self.line("    return")
+            if g.turn_order:
+                self.line(f"if st[{Y.NXT}] >= 0:")
+                self.line(f"    p_ = st[{Y.NXT}]")
+                self.line(f"    st[{Y.NXT}] = -1")
+                self.line("else:")
+                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
+                self.line(f"st[{Y.SKIPS}] = 0")
+                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
+                    self.line(f"c_ = st[{Y.CUR}]")
+                    self.line("q_ = c_")
+                    self.line("for _ in range(n):")
+                    self.depth += 1
+                    self.line(f"st[{Y.CUR}] = p_")
+                    self.line(f"s_ = {self.ex(g.skip_if)}")
+                    self.line(f"st[{Y.CUR}] = c_")
+                    self.line("if not s_:")
+                    self.line("    q_ = p_")
+                    self.line("    break")
+                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
+                    self.depth -= 1
+                    self.line("p_ = q_")
+                self.line(f"st[{Y.CUR}] = p_")
+            else:
+                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
+            if ph.until is not None:
+                self.line(f"if {self.ex(ph.until)}:")
+                self.line("    break")
+            elif ph.name is not None:
+                self.line(f"if st[{Y.TURN}] - st[{AG + A_BEGUN}] >= n:")
+                self.line("    break")
+            self.depth -= 1
+            call_block(ph.end)
+            self.line(f"{RND} += 1")
+            self.depth -= 1
+            self.depth -= 1
+        self.line("FIN(st)")
+        produced, self.lines, self.depth = self.lines, saved, 0
+        self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    # -- the module ----------------------------------------------------------------------------------
+    def module(self) -> str:
+        if self.heuristic is not None:
+            try:
+                self.function_def("HV", "st", self.heuristic, expr=True)
+            except ValueError:  # a zone sum no rule keeps (emit.py keeps only the rules' own)
+                raise Unsupported("a heuristic summing a zone no rule sums is not yet on the kernel",
+                                  getattr(self.heuristic, "at", None)) from None
+        text = super().module()
+        Yl = self.Y
+        nz = Yl.n_zones
+        unseen = ", ".join("[" + ", ".join("1" if z in set(row) else "0" for z in range(nz)) + "]"
+                           for row in self.unseen)
+        homes = ", ".join(str(h) for h in self.homes)
+        most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
+        npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
+                         for ph in self.g.phases for a in range(most)) or "0"
+        ncard = ", ".join(str(int(a < len(ph.turn.actions) and any(
+            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params)))
+            for ph in self.g.phases for a in range(most)) or "0"
+        consts = "\n".join([
+            f"AG = {self.AG}",
+            f"WK = {self.WK}",
+            f"WKC = {self.WKC}",
+            *(f"{name} = {v}" for name, v in (
+                ("A_MODE", A_MODE), ("A_PAUSED", A_PAUSED), ("A_PH", A_PH), ("A_RND", A_RND), ("A_RES", A_RES),
+                ("A_WHO", A_WHO), ("A_NPRE", A_NPRE), ("A_KPRE", A_KPRE), ("A_PEND", A_PEND), ("A_ME", A_ME),
+                ("A_TURN0", A_TURN0), ("A_FK", A_FK), ("A_SUB", A_SUB), ("A_FORCE", A_FORCE), ("A_DEAL", A_DEAL),
+                ("A_SEED", A_SEED), ("A_SNAPK", A_SNAPK), ("A_SAVECC", A_SAVECC), ("A_HALT", A_HALT),
+                ("A_NOPT", A_NOPT), ("A_KIND", A_KIND), ("A_ARNG", A_ARNG), ("A_US", A_US), ("A_PRE", A_PRE),
+                ("PRE_CAP", PRE_CAP), ("A_SNAP", self.snap_at), ("FOLLOW_UP", FOLLOW_UP), ("A_BEGUN", A_BEGUN),
+                ("HEUR", 1 if self.heuristic is not None else 0), ("A_REW", A_REW), ("NODE", NODE),
+                ("A_LEFT", A_LEFT), ("A_PLAYED", A_PLAYED), ("A_SITE", A_SITE), ("A_NODE", A_NODE), ("A_NN", A_NN),
+                ("A_NPATH", A_NPATH), ("A_CAP", A_CAP), ("A_JUDGED", A_JUDGED), ("A_LIMIT", A_LIMIT),
+                ("A_MAXP", A_MAXP), ("A_TIED", A_TIED), ("A_TAU", A_TAU), ("A_C", A_C), ("A_DEPTH", A_DEPTH),
+                ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
+                ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
+                ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
+                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET))),
+            "REWARD_ONE = 1073741824.0",
+            f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            "WINV = 1000000.0",
+            f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
+            f"HOME = np.array([{homes}], dtype=np.int64)",
+        ])
+        if self.heuristic is None:
+            consts += "\n\n@njit(cache=True)\ndef HV(st):\n    return 0\n"
+        text = text.replace(_DRIVER, "")
+        return text + "\n" + consts + "\n" + _AGENT_RUNTIME + _AGENT_DRIVER
+
+
+from .emit import _LISTS, QUIET_ROUNDS  # noqa: E402
