@@ -24,7 +24,7 @@ from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
 from .support import _NOCONST
-from ..lang.model import Code, Spec, codes
+from ..lang.model import Code, Spec, codes, self_calling
 from .program import Fn, Program
 from .program import ACTION, OPTION, SUBSET, VALUE  # noqa: F401  (imported from here before the split)
 
@@ -514,17 +514,7 @@ class Compiler:
         """Procedures that can call themselves, directly or through others."""
         calls = {name: {n.call.func for n in N.walk(pr.do.ast or []) if isinstance(n, N.CallStmt)}
                  for name, pr in self.spec.procedures.items()}
-        found = set()
-        for name in calls:
-            seen, todo = set(), list(calls[name])
-            while todo:
-                n = todo.pop()
-                if n not in seen:
-                    seen.add(n)
-                    todo.extend(calls.get(n, ()))
-            if name in seen:
-                found.add(name)
-        return found
+        return self_calling(calls)
 
     def can_pause(self, st: N.Stmt) -> bool:
         return self._pauses(st, self.pausable)

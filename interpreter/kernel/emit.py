@@ -22,6 +22,7 @@ from typing import Any
 from ..lang import boards as B
 from ..lang.kinds import ELEMENT, T
 from ..lang.limits import MAX_OPTIONS, WORK_PER_STEP
+from ..lang.model import self_calling
 from ..lower import ir
 from ..lower.lowering import Unsupported
 from . import layout as Y
@@ -86,14 +87,9 @@ class Emitter:
             found: set[str] = set()
             _calls(p.block.body, found)
             calls[name] = found
+        recursive = self_calling(calls)
         for name in calls:
-            seen, todo = set(), list(calls[name])
-            while todo:
-                n = todo.pop()
-                if n not in seen:
-                    seen.add(n)
-                    todo.extend(calls.get(n, ()))
-            if name in seen:
+            if name in recursive:
                 p = self.g.procedures[name]
                 raise Unsupported(f"procedure '{name}' calls itself (recursion) and is not yet on the kernel",
                                   (p.block.body[0].at if p.block.body else None))

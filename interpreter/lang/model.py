@@ -273,6 +273,21 @@ CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "fun
 """The fields of a Spec that hold rule text."""
 
 
+def self_calling(calls: dict[str, set[str]]) -> set[str]:
+    """The names that reach themselves in a call graph (`calls`: each procedure -> the ones it calls),
+    directly or through others: the closure compiler and the kernel both refuse to inline those."""
+    found = set()
+    for name in calls:
+        seen, todo = set(), list(calls[name])
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(calls.get(n, ()))
+        if name in seen:
+            found.add(name)
+    return found
+
 def codes(spec: Spec, fields: tuple[str, ...] = CODE_FIELDS) -> Iterator[Code]:
     """Every piece of rule text of a spec (blocks and conditions, examples and measures too), each once;
     `fields` narrows the walk to some of CODE_FIELDS."""
