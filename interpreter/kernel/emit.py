@@ -1087,42 +1087,7 @@ class Emitter:
             self.depth += 1
             self.decide(ph.turn, call_block)
             self.depth -= 1
-            call_block(ph.turn.end)
-            self.line(f"st[{Y.IN_TURN}] = 0")
-            if g.end_when is not None:
-                self.line(f"if {self.ex(g.end_when)}:")
-                self.line("    FIN(st)")
-                self.line("    return")
-            if g.turn_order:
-                self.line(f"if st[{Y.NXT}] >= 0:")
-                self.line(f"    p_ = st[{Y.NXT}]")
-                self.line(f"    st[{Y.NXT}] = -1")
-                self.line("else:")
-                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
-                self.line(f"st[{Y.SKIPS}] = 0")
-                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
-                    self.line(f"c_ = st[{Y.CUR}]")
-                    self.line("q_ = c_")
-                    self.line("for _ in range(n):")
-                    self.depth += 1
-                    self.line(f"st[{Y.CUR}] = p_")
-                    self.line(f"s_ = {self.ex(g.skip_if)}")
-                    self.line(f"st[{Y.CUR}] = c_")
-                    self.line("if not s_:")
-                    self.line("    q_ = p_")
-                    self.line("    break")
-                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
-                    self.depth -= 1
-                    self.line("p_ = q_")
-                self.line(f"st[{Y.CUR}] = p_")
-            else:
-                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
-            if ph.until is not None:
-                self.line(f"if {self.ex(ph.until)}:")
-                self.line("    break")
-            elif ph.name is not None:
-                self.line(f"if st[{Y.TURN}] - {begun} >= n:")
-                self.line("    break")
+            self.end_of_turn(g, ph, call_block, str(begun))
             self.depth -= 1
             call_block(ph.end)
             self.line(f"{rounds} += 1")
@@ -1130,6 +1095,47 @@ class Emitter:
         self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    def end_of_turn(self, g: ir.Game, ph, call_block, begun: str) -> None:
+        """What follows a turn's last decision: its end block, the end of the game, the next player (turn
+        order, skips, `skip_if`) and the end of the phase (`until:`, or one round from `begun`, the turn it
+        began at). The resumable flow (search_emit.py) emits the very same lines."""
+        call_block(ph.turn.end)
+        self.line(f"st[{Y.IN_TURN}] = 0")
+        if g.end_when is not None:
+            self.line(f"if {self.ex(g.end_when)}:")
+            self.line("    FIN(st)")
+            self.line("    return")
+        if g.turn_order:
+            self.line(f"if st[{Y.NXT}] >= 0:")
+            self.line(f"    p_ = st[{Y.NXT}]")
+            self.line(f"    st[{Y.NXT}] = -1")
+            self.line("else:")
+            self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
+            self.line(f"st[{Y.SKIPS}] = 0")
+            if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
+                self.line(f"c_ = st[{Y.CUR}]")
+                self.line("q_ = c_")
+                self.line("for _ in range(n):")
+                self.depth += 1
+                self.line(f"st[{Y.CUR}] = p_")
+                self.line(f"s_ = {self.ex(g.skip_if)}")
+                self.line(f"st[{Y.CUR}] = c_")
+                self.line("if not s_:")
+                self.line("    q_ = p_")
+                self.line("    break")
+                self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
+                self.depth -= 1
+                self.line("p_ = q_")
+            self.line(f"st[{Y.CUR}] = p_")
+        else:
+            self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
+        if ph.until is not None:
+            self.line(f"if {self.ex(ph.until)}:")
+            self.line("    break")
+        elif ph.name is not None:
+            self.line(f"if st[{Y.TURN}] - {begun} >= n:")
+            self.line("    break")
 
     def decide(self, turn: ir.Turn, call_block) -> None:
         """The turn's action decision: the legal actions in the spec's order, each with its parameters."""

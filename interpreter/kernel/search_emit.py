@@ -227,42 +227,7 @@ class SearchEmitter(Emitter):
             self.depth += 1
             self.decide(ph.turn, call_block)
             self.depth -= 1
-            call_block(ph.turn.end)
-            self.line(f"st[{Y.IN_TURN}] = 0")
-            if g.end_when is not None:
-                self.line(f"if {self.ex(g.end_when)}:")
-                self.line("    FIN(st)")
-                self.line("    return")
-            if g.turn_order:
-                self.line(f"if st[{Y.NXT}] >= 0:")
-                self.line(f"    p_ = st[{Y.NXT}]")
-                self.line(f"    st[{Y.NXT}] = -1")
-                self.line("else:")
-                self.line(f"    p_ = (st[{Y.CUR}] + st[{Y.ORDER}] * (1 + st[{Y.SKIPS}])) % n")
-                self.line(f"st[{Y.SKIPS}] = 0")
-                if g.skip_if is not None:  # State.pass_turn: past the players it holds for (each as `me`)
-                    self.line(f"c_ = st[{Y.CUR}]")
-                    self.line("q_ = c_")
-                    self.line("for _ in range(n):")
-                    self.depth += 1
-                    self.line(f"st[{Y.CUR}] = p_")
-                    self.line(f"s_ = {self.ex(g.skip_if)}")
-                    self.line(f"st[{Y.CUR}] = c_")
-                    self.line("if not s_:")
-                    self.line("    q_ = p_")
-                    self.line("    break")
-                    self.line(f"p_ = (p_ + st[{Y.ORDER}]) % n")
-                    self.depth -= 1
-                    self.line("p_ = q_")
-                self.line(f"st[{Y.CUR}] = p_")
-            else:
-                self.line(f"st[{Y.CUR}] = (st[{Y.CUR}] + 1) % n")
-            if ph.until is not None:
-                self.line(f"if {self.ex(ph.until)}:")
-                self.line("    break")
-            elif ph.name is not None:
-                self.line(f"if st[{Y.TURN}] - st[{AG + A_BEGUN}] >= n:")
-                self.line("    break")
+            self.end_of_turn(g, ph, call_block, f"st[{AG + A_BEGUN}]")
             self.depth -= 1
             call_block(ph.end)
             self.line(f"{RND} += 1")
