@@ -1011,9 +1011,11 @@ class Emitter:
     def params(self, types: list[T]) -> str:
         return "".join(f", {self.loc(k, t)}" for k, t in enumerate(types))
 
-    def flow(self) -> None:
-        """The game: setup, the first player, each phase's rounds and turns, to the end (play)."""
-        g, Yl = self.g, self.Y
+    def block_caller(self):
+        """`call_block(b)`: emit a call of block `b` (defined once, as its own function) and what its
+        answer means to the flow (end the turn, end the game, pause); both flows, plain and resumable
+        (search_emit.py), call blocks this way."""
+        g = self.g
         blocks: dict[int, str] = {}
 
         def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
@@ -1041,6 +1043,13 @@ class Emitter:
             for a in ph.turn.actions:
                 args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
                                                        for p in a.params]) if a.block is not None else ""
+
+        return call_block
+
+    def flow(self) -> None:
+        """The game: setup, the first player, each phase's rounds and turns, to the end (play)."""
+        g, Yl = self.g, self.Y
+        call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
         call_block(g.setup)

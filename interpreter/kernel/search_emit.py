@@ -135,35 +135,9 @@ class SearchEmitter(Emitter):
     # -- a flow that can be entered at a turn's action decision --------------------------------------
     def flow(self) -> None:
         g, Yl = self.g, self.Y
-        blocks: dict[int, str] = {}
         AG = self.AG
         PH, RND, RES = f"st[{AG + A_PH}]", f"st[{AG + A_RND}]", f"st[{AG + A_RES}]"
-
-        def call_block(b: ir.Block | None, args: str = "", in_turn: bool = False, after: str = "") -> None:
-            if b is None:
-                return
-            name = blocks.get(id(b))
-            if name is None:
-                name = blocks[id(b)] = f"B{len(blocks)}"
-                self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
-            r = self.tmp("r")
-            self.line(f"{r} = {name}(st{args})")
-            self.line(f"if {r} == 1:")
-            self.line(f"    if st[{Y.IN_TURN}] == 0:")
-            self.line("        _stop(st, 12)")
-            self.line("        return")
-            self.line(f"    st[{Y.TURN_OVER}] = 1")
-            self.line(f"elif {r} == 2:")
-            self.line("    FIN(st)")
-            self.line("    return")
-            self.line(f"elif {r} == 3:")
-            self.line("    return")
-
-        args_types: dict[int, str] = {}
-        for ph in g.phases:
-            for a in ph.turn.actions:
-                args_types[id(a.block)] = self.params([p.ty if p.ty not in _LISTS else ELEMENT[p.ty]
-                                                       for p in a.params]) if a.block is not None else ""
+        call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
         self.line(f"res = {RES}")
