@@ -1048,7 +1048,7 @@ class Emitter:
 
     def flow(self) -> None:
         """The game: setup, the first player, each phase's rounds and turns, to the end (play)."""
-        g, Yl = self.g, self.Y
+        g = self.g
         call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
@@ -1059,7 +1059,6 @@ class Emitter:
             self.line(f"_chance(st, st[{Y.CUR}])")
         else:
             self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
-        tv_start = [v.start for v in g.tvars]
         for k, ph in enumerate(g.phases):
             rounds = self.tmp("k")
             self.line(f"{rounds} = 0")
@@ -1076,22 +1075,7 @@ class Emitter:
             # the turn cycle
             self.line("while True:")
             self.depth += 1
-            if g.turn_order:
-                self.line(f"if st[{Y.NXT}] >= 0:")
-                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
-                self.line(f"    st[{Y.NXT}] = -1")
-            self.line(f"st[{Y.TURN}] += 1")
-            self.line("if _tick(st) != 0:")
-            self.line("    return")
-            self.line(f"st[{Y.QUIET}] += 1")
-            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
-            self.line("    _stop(st, 1)")
-            self.line("    return")
-            for j, v in enumerate(tv_start):
-                self.line(f"st[{Yl.tv + j}] = {int(v)}")
-            self.line(f"st[{Y.TURN_OVER}] = 0")
-            self.line(f"st[{Y.IN_TURN}] = 1")
-            call_block(ph.turn.start)
+            self.start_of_turn(g, ph, call_block)
             self.line(f"while st[{Y.TURN_OVER}] == 0:")
             self.depth += 1
             self.decide(ph.turn, call_block)
@@ -1104,6 +1088,27 @@ class Emitter:
         self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    def start_of_turn(self, g: ir.Game, ph, call_block) -> None:
+        """A turn's start: the next player named by the last turn, the turn count and step budget, the
+        quiet-round guard against a game that cannot end, fresh turn variables, the turn's start block.
+        The resumable flow (search_emit.py) emits the very same lines."""
+        if g.turn_order:
+            self.line(f"if st[{Y.NXT}] >= 0:")
+            self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
+            self.line(f"    st[{Y.NXT}] = -1")
+        self.line(f"st[{Y.TURN}] += 1")
+        self.line("if _tick(st) != 0:")
+        self.line("    return")
+        self.line(f"st[{Y.QUIET}] += 1")
+        self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
+        self.line("    _stop(st, 1)")
+        self.line("    return")
+        for j, t in enumerate(g.tvars):
+            self.line(f"st[{self.Y.tv + j}] = {int(t.start)}")
+        self.line(f"st[{Y.TURN_OVER}] = 0")
+        self.line(f"st[{Y.IN_TURN}] = 1")
+        call_block(ph.turn.start)
 
     def end_of_turn(self, g: ir.Game, ph, call_block, begun: str) -> None:
         """What follows a turn's last decision: its end block, the end of the game, the next player (turn

@@ -134,7 +134,7 @@ class SearchEmitter(Emitter):
 
     # -- a flow that can be entered at a turn's action decision --------------------------------------
     def flow(self) -> None:
-        g, Yl = self.g, self.Y
+        g = self.g
         AG = self.AG
         PH, RND, RES = f"st[{AG + A_PH}]", f"st[{AG + A_RND}]", f"st[{AG + A_RES}]"
         call_block = self.block_caller()
@@ -153,7 +153,6 @@ class SearchEmitter(Emitter):
         else:
             self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
         self.depth -= 1
-        tv_start = [v.start for v in g.tvars]
         for k, ph in enumerate(g.phases):
             self.line(f"if res == 0 or {PH} == {k}:")
             self.depth += 1
@@ -179,22 +178,7 @@ class SearchEmitter(Emitter):
             self.line(f"if st[{AG + A_HALT}] != 0 and st[{AG + A_PEND}] == 0:")
             self.line(f"    st[{AG + A_PAUSED}] = 1")
             self.line("    return")
-            if g.turn_order:
-                self.line(f"if st[{Y.NXT}] >= 0:")
-                self.line(f"    st[{Y.CUR}] = st[{Y.NXT}]")
-                self.line(f"    st[{Y.NXT}] = -1")
-            self.line(f"st[{Y.TURN}] += 1")
-            self.line("if _tick(st) != 0:")
-            self.line("    return")
-            self.line(f"st[{Y.QUIET}] += 1")
-            self.line(f"if st[{Y.QUIET}] > {QUIET_ROUNDS} * n:")
-            self.line("    _stop(st, 1)")
-            self.line("    return")
-            for j, v in enumerate(tv_start):
-                self.line(f"st[{Yl.tv + j}] = {int(v)}")
-            self.line(f"st[{Y.TURN_OVER}] = 0")
-            self.line(f"st[{Y.IN_TURN}] = 1")
-            call_block(ph.turn.start)
+            self.start_of_turn(g, ph, call_block)
             self.depth -= 1
             self.line("res = 0")
             self.line(f"while st[{Y.TURN_OVER}] == 0:")
