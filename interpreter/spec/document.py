@@ -3,7 +3,8 @@
 Owns `Document` (the data, the source text, where each path of keys stands:
 `span(path)`, a value's text with exact positions), `Located` (a value with
 its position), `Path` (the keys from the top of the spec) and the text of a
-YAML scalar mapped back onto its source (`scalar_text`). loader.py builds
+YAML scalar mapped back onto its source (`scalar_text`), and the JSON type
+of a loaded value (`json_type`, which messages name). loader.py builds
 documents from files, and variants.py merges a variant onto its base; both
 import this module, which imports neither.
 """
@@ -70,6 +71,17 @@ class Document:
             anchors.extend(got)
             paths.extend([loc.value.path] * n)
         return Text(value, pieces[0][0].value.path, anchors, paths=paths)
+
+
+# In this order: a YAML `true` is an int to Python too.
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
+               (dict, "object"), (type(None), "null"))
+
+
+def json_type(value: Any) -> str | None:
+    """The JSON Schema type of a loaded YAML value ("object", "array", "string", "integer", "number",
+    "boolean", "null"), or None for a value JSON has no type for (a YAML date)."""
+    return next((name for cls, name in _JSON_TYPES if isinstance(value, cls)), None)
 
 
 def _get(data: Any, path: Path) -> Any:

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import jsonschema
 
 from .diagnostics import Diagnostic, did_you_mean
+from .document import json_type
 from .loader import Document
 
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "schema", "spec.schema.json")
@@ -156,16 +157,4 @@ def v_root() -> dict:
 
 
 def _json_type(x: Any) -> str:
-    if isinstance(x, bool):
-        return "boolean"
-    if isinstance(x, int):
-        return "integer"
-    if isinstance(x, float):
-        return "number"
-    if isinstance(x, str):
-        return "string"
-    if isinstance(x, list):
-        return "array"
-    if isinstance(x, dict):
-        return "object"
-    return "null"
+    return json_type(x) or "null"  # a value JSON has no type for (a YAML date) is worded as null

@@ -35,7 +35,7 @@ import copy
 from typing import Any
 
 from .diagnostics import Diagnostic, Span, SpecError, did_you_mean
-from .document import Document, Located, Path
+from .document import Document, Located, Path, json_type
 
 VERBS = ("set", "replace", "append", "prepend", "remove")
 IGNORED = ("extends", "$schema")
@@ -45,16 +45,12 @@ def _show(path: Path) -> str:
     return ".".join(str(k) for k in path) or "the spec"
 
 
+_KINDS = {"object": "an entry (a mapping)", "array": "a list", "string": "a text", "null": "nothing"}
+
+
 def _kind(v: Any) -> str:
-    if isinstance(v, dict):
-        return "an entry (a mapping)"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, str):
-        return "a text"
-    if v is None:
-        return "nothing"
-    return "a value"
+    """What a message calls a value of the spec: an entry, a list, a text, nothing, or (else) a value."""
+    return _KINDS.get(json_type(v), "a value")
 
 
 class _Merge:
