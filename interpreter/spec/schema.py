@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import jsonschema
 
 from .diagnostics import Diagnostic, did_you_mean
-from .document import json_type
+from .document import json_type, value_at
 from .loader import Document
 
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "schema", "spec.schema.json")
@@ -97,9 +97,9 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E204", f"{shown} is not allowed for {where}", doc.span(path), hint=hint)
         return
     if kw == "pattern":
-        parent = _at(doc.data, path[:-1]) if path else None
-        is_value = isinstance(parent, (dict, list)) and path and _at(doc.data, path) == err.instance
-        holder = _at(doc.data, path)
+        parent = value_at(doc.data, path[:-1]) if path else None
+        is_value = isinstance(parent, (dict, list)) and path and value_at(doc.data, path) == err.instance
+        holder = value_at(doc.data, path)
         if isinstance(holder, dict) and err.instance in holder:  # a key of this mapping
             span = doc.span(path + (err.instance,), key=True)
         else:
@@ -144,12 +144,6 @@ def _shown(value: Any) -> str:
         return _words(_json_type(value)).capitalize()
     text = str(value)
     return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}...'"
-
-
-def _at(data: Any, path: tuple) -> Any:
-    for k in path:
-        data = data[k]
-    return data
 
 
 def v_root() -> dict:

@@ -35,7 +35,7 @@ import copy
 from typing import Any, Iterator
 
 from .diagnostics import Diagnostic, Span, SpecError, did_you_mean
-from .document import Document, Located, Path, json_type
+from .document import Document, Located, Path, json_type, value_at
 
 VERBS = ("set", "replace", "append", "prepend", "remove")
 IGNORED = ("extends", "$schema")
@@ -158,10 +158,7 @@ class _Merge:
         return path
 
     def get(self, path: Path) -> Any:
-        node = self.data
-        for k in path:
-            node = node[k]
-        return node
+        return value_at(self.data, path)
 
     def put(self, path: Path, value: Any) -> None:
         self.get(path[:-1])[path[-1]] = value
