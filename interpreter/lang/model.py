@@ -29,6 +29,11 @@ class Code:
     span: Span
     n_locals: int = 0  # set by the checker: local variable slots the code needs
 
+    def locate(self, pos: tuple[int, int] | None) -> Span:
+        """Where the part of this text at `pos` (a node's span) stands in its file; the whole code's span
+        for a part without one."""
+        return self.text.locate(*pos) if pos else self.span
+
 
 @dataclass(slots=True)
 class CardType:
@@ -308,6 +313,13 @@ def codes(spec: Spec, fields: tuple[str, ...] = CODE_FIELDS) -> Iterator[Code]:
             todo.extend(x)
         elif hasattr(x, "__dataclass_fields__"):
             todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
+
+
+def guards(spec: Spec) -> Iterator[tuple[Action, Code]]:
+    """Each action whose `when:` parsed, with that condition."""
+    for a in spec.actions.values():
+        if a.when is not None and a.when.ast is not None:
+            yield a, a.when
 
 
 class _Builder:
