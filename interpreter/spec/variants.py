@@ -55,7 +55,8 @@ _SWAPS = {
                 "to change a single value, write it under `set:`",
                 "`replace:` needs a whole entry (a mapping) for '{dotted}', not {value}"),
 }
-_KINDS = {"object": "an entry (a mapping)", "array": "a list", "string": "a text", "null": "nothing"}
+_KINDS: dict[str | None, str] = {"object": "an entry (a mapping)", "array": "a list", "string": "a text",
+                                 "null": "nothing"}
 
 
 def _kind(v: Any) -> str:
