@@ -59,7 +59,7 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
-        self._key_tables: dict[tuple, str] = {}  # (id of a keyed variable's slot table, its name) -> constant
+        self._key_tables: dict[tuple, str] = {}  # (a keyed variable's scope, its name) -> constant
         self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
         # Locate mode (replaying a game that failed, to name the rule text): before each statement and

@@ -146,16 +146,19 @@ class ExprGen:
         elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
             slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
-            slot = f"{self._key_table(table, kv.name)}[{self.expr(e.key)}]"
+            slot = f"{self._key_table(table, scope, kv.name)}[{self.expr(e.key)}]"
         if scope == "player":
             return f"st.pvars[{slot}]", self.expr(e.obj.obj)
         return ("st.gvars" if scope == "global" else "st.tvars"), slot
 
-    def _key_table(self, table: dict, name: str) -> str:
-        """A keyed variable's slots by key, as a constant whose lookup of a missing key is a rule error."""
-        got = self._key_tables.get((id(table), name))
+    def _key_table(self, table: dict, scope: str, name: str) -> str:
+        """A keyed variable's slots by key, as a constant whose lookup of a missing key is a rule error.
+        One constant per variable (its scope and name fix its table within a compiled game), so the
+        generated source is the same in every run (it was keyed by the table's `id`, which memory reuse
+        made hit or miss from run to run)."""
+        got = self._key_tables.get((scope, name))
         if got is None:
-            got = self._key_tables[(id(table), name)] = self.k(_Keys(table, name))
+            got = self._key_tables[(scope, name)] = self.k(_Keys(table, name))
         return got
 
     def args(self, args: list, params: dict[str, str]) -> list[str]:
