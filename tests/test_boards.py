@@ -122,7 +122,7 @@ def test_generated_code_takes_the_board_from_the_constants_table(compiled):
     game, _ = compiled
     comp = Compiler(game.spec, game.options, game.readings)
     src = comp.gen.expr(game.spec.functions["f2"].value.ast)
-    assert "grid" not in src and "_b_cells(K" in src and ".row" in src  # the board is a constant of the table
+    assert "grid" not in src and "B_cells(K" in src and ".row" in src  # the board is a constant of the table
 
 
 # -- the board games ---------------------------------------------------------------------------------

@@ -18,11 +18,9 @@ import itertools
 from typing import Any, Callable
 
 from ..lang import boards, nodes as N
-from ..lang.builtins import (RuleError, after_of, bottom_of, divide, join, last_of, modulo, multiply, numbers,
-                             position_of, random_number, roll_dice)
+from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..spec.diagnostics import Diagnostic, SpecError
-from .support import (EndGame, EndTurn, _L, _SAFE_BUILTINS, _best, _best_of, _each, _first, _mark, _seat, _seen, _top,
-                      _work)
+from .support import EndGame, EndTurn, _L, _SAFE_BUILTINS, _at, _best_of, _each, _fail, _mark, _seen, _work
 from .expressions import ExprGen
 from .statements import StmtGen
 from .flow import FlowGen
@@ -32,21 +30,23 @@ from .flow import Together  # noqa: F401  (imported from here before the split)
 class PyGen(FlowGen, ExprGen, StmtGen):
     """Emits source for one compiled game; `build()` turns it into functions."""
 
-    def __init__(self, comp):
+    def __init__(self, comp, shortcuts: bool = True):
         self.comp = comp  # the closure Compiler: constants folding, refs, fallbacks
+        # Shortcuts: builtins, products, divisions, keyed cells and small functions computed inline where that
+        # means the same as the general form; off, every builtin is a call of its `run` (the tests compare).
+        self.shortcuts = shortcuts
         self.K: list[Any] = []
         self.H: list[Callable] = []
         self.defs: list[str] = []
         self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_top": _top, "_seen": _seen, "_best": _best,
-                                   "_best_of": _best_of, "_first": _first, "_seat": _seat,
-                                   "_last": last_of, "_bottom": bottom_of, "_position": position_of,
-                                   "_after": after_of, "_div": divide, "_mod": modulo,
-                                   "_each": _each, "_work": _work, "_join": join, "_mul": multiply, "_range": numbers,
-                                   "_roll_dice": roll_dice, "_random_number": random_number,
+                                   "RuleError": RuleError, "_L": _L, "_seen": _seen, "_best_of": _best_of,
+                                   "_at": _at, "_fail": _fail, "_div": divide, "_mod": modulo,
+                                   "_each": _each, "_work": _work, "_join": join, "_mul": multiply,
                                    "_takewhile": itertools.takewhile,
                                    "__builtins__": _SAFE_BUILTINS}
-        self.ns.update({name: fn for name, fn in boards.CODEGEN.values()})  # the board builtins' helpers
+        # Each builtin's meaning (lang/builtins.py), as `B_<name>`; builtin names are identifiers of that table.
+        self.ns.update({f"B_{name}": b.run for name, b in BUILTINS.items() if name.isidentifier()})
+        self.ns.update(boards.CODEGEN_HELPERS)
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]
         self._proc_fns: dict[str, str] = {}
@@ -188,11 +188,15 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         return self.ns[name]
 
     def expression(self, e: N.Expr) -> Callable:
-        """An expression as a function `f(st, L)`."""
+        """An expression as a function `f(st, L)` of its own: every local it reads is read from `L`."""
         name = self.fresh("E_")
-        if self.locate and self.codes and self.codes[-1] is not None and self.codes[-1].ast is e:
-            return self.define(name, f"def {name}(st, L):\n    return {self._marked(e)}\n")
-        return self.define(name, f"def {name}(st, L):\n    return {self.expr(e)}\n")
+        saved, self.local_names = self.local_names, [{}]
+        try:
+            if self.locate and self.codes and self.codes[-1] is not None and self.codes[-1].ast is e:
+                return self.define(name, f"def {name}(st, L):\n    return {self._marked(e)}\n")
+            return self.define(name, f"def {name}(st, L):\n    return {self.expr(e)}\n")
+        finally:
+            self.local_names = saved
 
     def _marked(self, e: N.Expr) -> str:
         """Locate mode: an expression that records where it is before it is evaluated."""

@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any, Callable
 
 from ..lang import boards, hidden, nodes as N
-from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
+from ..lang.builtins import BUILTINS, PROP, RuleError, divide, join, modulo, multiply
 from ..lang.kinds import COLLECTIONS, T
 from .codegen import PyGen, _work
 from .support import _NOCONST
@@ -283,17 +283,19 @@ class Compiler:
         kind, name = e.ref
         if kind == "builtin":
             b = BUILTINS[name]
-            args, types, props = [], [], []
-            for i, a in enumerate(e.args):
-                if i > 0 and b.params[i] == "PROP":
-                    args.append(None)
-                    types.append(T.INT)
-                    props.append(a.ref)
+            args: list[Fn] = []
+            for want, a in zip(b.params, e.args):
+                if want == PROP and a.ref[0] == "prop":
+                    get = self.props[a.ref[1]].__getitem__
+                    args.append(lambda st, L, get=get: get)
+                elif want == PROP:
+                    args.append(lambda st, L, i=a.ref[1]: st.pvars[i].__getitem__)
                 else:
-                    args.append(self.cexpr(a))
-                    types.append(a.ty)
-                    props.append(None)
-            return b.build(args, types, props)
+                    args.append(self.ccoll(a) if isinstance(want, frozenset) else self.cexpr(a))
+            run = b.run
+            if b.state:
+                return lambda st, L: run(st, *[f(st, L) for f in args])
+            return lambda st, L: run(*[f(st, L) for f in args])
         f = self.spec.functions[name]
         if name not in self.funcs:
             self.funcs[name] = None  # type: ignore[assignment]  # recursion is rejected by the checker

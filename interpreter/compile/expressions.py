@@ -11,21 +11,9 @@ import re
 from typing import Any
 
 from ..lang import boards, hidden, nodes as N
-from ..lang.builtins import MAX_LIST, MAX_NUMBER
+from ..lang.builtins import BUILTINS, MAX_LIST, MAX_NUMBER, PROP
 from ..lang.kinds import COLLECTIONS, T
 from .support import _Keys, _nc
-
-
-_COLL_TYPES = (T.CARDS, T.PLAYERS, T.INTS, T.STRS)
-
-
-_COLL_HELPERS = {"first": "_first", "last": "_last", "position": "_position", "after": "_after"}
-
-
-# Builtins that are one call of a Python function on their arguments: (the function, whether the state
-# comes first).
-_CALLS = {"range": ("_range", False), "bottom": ("_bottom", True), "max": ("max", False), "min": ("min", False),
-          "abs": ("abs", False), "random": ("_random_number", True)}
 
 
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
@@ -104,9 +92,12 @@ class ExprGen:
             return f"list({self.k(tuple(self.comp.spec.constants[e.ref[1]]))})"
         if kind == "board":  # the board's geometry (interpreter/lang/boards.py), from the compiler's table
             return self.k(self.comp.boards[e.ref[1]])
-        if kind == "cellname" and e.id in self.comp.boards[e.ref[1]].named:  # `a8`: the cell itself
-            return self.k(self.comp.boards[e.ref[1]].named[e.id])
-        return None
+        if kind == "cellname":  # `a8`: the cell itself; a smaller board (options) may lack it
+            board = self.comp.boards[e.ref[1]]
+            if e.id in board.named:
+                return self.k(board.named[e.id])
+            return f"_fail({self.k(f'cell {e.id} is off the board: {board.name} has {board.sizes()}')})"
+        raise AssertionError(e.ref)
 
     def x_Attr(self, e: N.Attr) -> str | None:
         kind = e.ref[0]
@@ -128,11 +119,11 @@ class ExprGen:
             return f"{self.k(tuple(self.comp.card_type))}[{obj}]"
         if kind == "cell":
             return f"({obj}).{'row' if e.name == 'row' else 'column'}"
-        return None
+        raise AssertionError(e.ref)
 
-    def x_Index(self, e: N.Index) -> str | None:
-        if e.ref is None:
-            return None  # a position in a list: the closure version checks its bounds
+    def x_Index(self, e: N.Index) -> str:
+        if e.ref is None:  # a position in a list, from 1: a rule error past either end
+            return f"_at({self.coll(e.obj)}, {self.expr(e.key)})"
         row, slot = self._keyed(e)
         return f"{row}[{slot}]"
 
@@ -143,7 +134,7 @@ class ExprGen:
         k = self.comp.const(e.key)
         if k is not _nc() and k in table:
             slot = str(int(table[k]))
-        elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
+        elif kv.board is not None and len(self.comp.boards) == 1 and self.shortcuts:  # every cell is the board's
             slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
             slot = f"{self._key_table(table, scope, kv.name)}[{self.expr(e.key)}]"
@@ -165,11 +156,11 @@ class ExprGen:
         """Arguments of a function or procedure; a zone given for a `cards` parameter is its cards."""
         return [self.coll(a) if kind == "cards" else self.expr(a) for a, kind in zip(args, params.values())]
 
-    def x_Call(self, e: N.Call) -> str | None:
+    def x_Call(self, e: N.Call) -> str:
         kind, name = e.ref
         if kind == "func":
             args = self.args(e.args, self.comp.spec.functions[name].params)
-            if name not in self._inlining and all(_SIMPLE.match(x) for x in args):
+            if self.shortcuts and name not in self._inlining and all(_SIMPLE.match(x) for x in args):
                 # Inline the function's expression, its parameters bound to the (side-effect free) arguments.
                 f = self.comp.spec.functions[name]
                 saved, self.local_names = self.local_names, [dict(enumerate(args))]
@@ -181,55 +172,59 @@ class ExprGen:
                     self.local_names = saved
             fn = self.function(name)
             return f"{fn}(st{''.join(', ' + x for x in args)})"
-        a = e.args
+        return (self._shortcut(e) if self.shortcuts else None) or self.builtin(e)
+
+    def builtin(self, e: N.Call) -> str:
+        """A builtin call as a call of its `run` function (lang/builtins.py), `B_<name>` in the namespace: a
+        list or zone argument as its list of elements, a PROP argument as the function that reads it."""
+        b = BUILTINS[e.ref[1]]
+        args = ["st"] if b.state else []
+        for want, a in zip(b.params, e.args):
+            if want == PROP:
+                args.append(self._getter(a.ref))
+            elif isinstance(want, frozenset):
+                args.append(self.coll(a))
+            else:
+                args.append(self.expr(a))
+        return f"B_{b.name}({', '.join(args)})"
+
+    def _shortcut(self, e: N.Call) -> str | None:
+        """A builtin call computed inline, or with a cheaper call, where that means the same as its `run`
+        function (the tests check each against `builtin`); None: no shortcut."""
+        name, a = e.ref[1], e.args
         if name == "count":
             return "st.n" if _is_players_count(e) else f"len({self.coll(a[0])})"
         if name == "top":
             z = self.expr(a[0])
             if isinstance(a[0], N.Name) or isinstance(a[0], N.Attr) and isinstance(a[0].obj, N.Name):
                 # cheap to work out twice: no call when the zone has cards
-                return f"(st.zones[{z}][-1] if st.zones[{z}] else _top(st, {z}))"
-            return f"_top(st, {z})"
+                return f"(st.zones[{z}][-1] if st.zones[{z}] else B_top(st, {z}))"
+            return None
         if name == "empty":
             return f"(not {self.coll(a[0])})"
         if name == "sum" and len(a) == 2 and a[0].ty is T.ZONE and a[1].ref[0] == "prop" and a[1].ref[1] in self.comp.summed:
             return f"st.zsum[{int(self.comp.summed[a[1].ref[1]])}][{self.expr(a[0])}]"  # kept up to date by moves
-        if name in ("sum", "highest", "lowest") and len(a) == 2:
-            fn = {"sum": "sum", "highest": "max", "lowest": "min"}[name]
+        if name in ("sum", "highest", "lowest"):
+            fn, tail = {"sum": ("sum", ""), "highest": ("max", ", default=0"), "lowest": ("min", ", default=0")}[name]
+            if len(a) == 1:
+                return f"{fn}({self.coll(a[0])}{tail})"
             if _is_players(a[0]) and a[1].ref[0] == "pvar":  # a player variable's row holds every seat, in order
                 return f"{fn}(st.pvars[{int(a[1].ref[1])}])"
-            tail = "" if name == "sum" else ", default=0"
             return f"{fn}(map({self._getter(a[1].ref)}, {self.coll(a[0])}){tail})"
-        if name == "sum":
-            return f"sum({self.coll(a[0])})"
-        if name in ("highest", "lowest"):
-            return f"{'max' if name == 'highest' else 'min'}({self.coll(a[0])}, default=0)"
-        if name in ("best", "worst"):
-            return f"_best({self.coll(a[0])}, {self._getter(a[1].ref)}, {'max' if name == 'best' else 'min'})"
         if name == "contains":
             return f"({self.expr(a[1])} in {self.coll(a[0])})"
-        if name in _CALLS:
-            fn, state = _CALLS[name]
-            return f"{fn}({', '.join((['st'] if state else []) + [self.expr(x) for x in a])})"
         if name == "first" and len(a) == 2:
             return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
-        if name in _COLL_HELPERS:  # helper(list, value...)
-            return f"{_COLL_HELPERS[name]}({self.coll(a[0])}{''.join(', ' + self.expr(x) for x in a[1:])})"
-        if name in boards.CODEGEN:  # a board builtin (interpreter/lang/boards.py): helper(args)
-            short = boards.codegen_call(self, name, a)
-            if short is not None:
-                return short
-            return f"{boards.CODEGEN[name][0]}({', '.join(self.expr(x) for x in a)})"
+        if name in boards.BOARD_BUILTINS:
+            return boards.codegen_call(self, name, a)
         if name == "seat":
             k = self.comp.const(a[0])
             if type(k) is int and 1 <= k <= self.comp.spec.min_players:  # a seat every game has
                 return str(k - 1)
-            return f"_seat(st, {self.expr(a[0])})"
+            return None
         if name == "next":
             step = "st.order" if self.comp.turn_order else "1"  # the turn order's direction, when a rule can reverse it
             return f"(({self.expr(a[0])}) + {step}) % st.n"
-        if name in ("roll", "dice"):
-            return f"{'sum(' if name == 'roll' else '('}_roll_dice(st, {self.expr(a[0])}, {self.expr(a[1])}))"
         return None
 
     def _getter(self, prop: tuple) -> str:
@@ -309,7 +304,7 @@ class ExprGen:
         some = self._some_player(e, c)
         if some is not None:
             return some
-        if _is_count(e.left) and c == 0 and type(c) is int and op in ("==", ">", "!="):  # empty or not: no len()
+        if self.shortcuts and _is_count(e.left) and c == 0 and type(c) is int and op in ("==", ">", "!="):  # no len()
             inner = self.coll(e.left.args[0])
             return f"(not {inner})" if op == "==" else f"(not not {inner})"
         if op in ("and", "or"):
@@ -317,7 +312,7 @@ class ExprGen:
             neutral = op == "and"
             for side, other in ((e.left, e.right), (e.right, e.left)):
                 fixed = self.comp.const(side)
-                if fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
+                if self.shortcuts and fixed is not _nc() and bool(fixed) is neutral and other.ty is T.BOOL:
                     return self.expr(other)
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op == "+" and (e.left.ty in COLLECTIONS or e.ty in COLLECTIONS):
@@ -326,22 +321,22 @@ class ExprGen:
             # A count times a modest constant cannot grow past the limit: a plain product.
             for a, b in ((e.left, e.right), (e.right, e.left)):
                 factor = self.comp.const(a)
-                if type(factor) is int and abs(factor) * MAX_LIST <= MAX_NUMBER and _is_count(b):
+                if self.shortcuts and type(factor) is int and abs(factor) * MAX_LIST <= MAX_NUMBER and _is_count(b):
                     return f"({self.expr(e.left)} * {self.expr(e.right)})"
             return f"_mul({self.expr(e.left)}, {self.expr(e.right)})"
         if op in _CMP or op in _ARITH:
             return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
         if op in ("//", "%"):
-            if (type(c) is int and c != 0) or _is_players_count(e.right):  # never a division by zero
+            if self.shortcuts and ((type(c) is int and c != 0) or _is_players_count(e.right)):  # never by zero
                 return f"({self.expr(e.left)} {op} {self.expr(e.right)})"
             return f"{'_div' if op == '//' else '_mod'}({self.expr(e.left)}, {self.expr(e.right)})"
-        return None
+        raise AssertionError(op)
 
     def _some_player(self, e: N.Binary, c: Any) -> str | None:
         """`count([p in players where p.v OP x]) > 0` (or `== 0`) as one look at v's row: max, min or `in`.
 
         `c` is the right side's value when the options and readings fix it."""
-        if not (isinstance(e.left, N.Call) and e.left.ref == ("builtin", "count") and type(c) is int
+        if not (self.shortcuts and isinstance(e.left, N.Call) and e.left.ref == ("builtin", "count") and type(c) is int
                 and (e.op, c) in ((">", 0), (">=", 1), ("!=", 0), ("==", 0))):
             return None
         f = e.left.args[0]

@@ -359,7 +359,7 @@ class FlowGen:
         k = self.fresh("k")
         self._blocks[-1].extend([f"for {k} in range(len(L[{lst}])):", f"    L[{p}] = L[{lst}][{k}]",
                                  f"    L[{c}] = L[{picks}][{k}]"] + self.sub(s.body) + [f"L[{picks}] = ()"])
-        self.together.append(Together(c, p, lst, idx, picks, self.comp.cexpr(s.source), s.source.ty))
+        self.together.append(Together(c, p, lst, idx, picks, self.expression(s.source), s.source.ty))
 
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
         prompt = self.comp.expr(s.prompt) if s.prompt else None

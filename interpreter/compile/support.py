@@ -1,7 +1,7 @@
 """What generated code calls as it runs: the helpers and the exceptions in its namespace.
 
 Owns the functions the generated source refers to by name (`_each`, `_work`,
-`_first`, `_seat`, `_top`, `_L`, ...), the few builtins it may use
+`_at`, `_best_of`, `_L`, ...; the builtins' own are lang/builtins.py's `run`), the few builtins it may use
 (`_SAFE_BUILTINS`), `EndTurn` and `EndGame`, and `_NOCONST`, the marker of an
 expression whose value is not known before the game runs (the closure
 compiler's and the code generator's constant folding share it).
@@ -45,14 +45,6 @@ def _seen(cov: list, i: int, value: Any) -> Any:
     return value
 
 
-def _best(items, get, pick) -> list:
-    items = list(items)
-    if not items:
-        return []
-    top = pick(map(get, items))
-    return [x for x in items if get(x) == top]
-
-
 def _best_of(keyed: list, pick) -> list:
     """The elements of (element, value) pairs that share the highest (lowest) value; each value computed once."""
     if not keyed:
@@ -61,28 +53,21 @@ def _best_of(keyed: list, pick) -> list:
     return [x for x, k in keyed if k == top]
 
 
-def _first(items):
-    if not items:
-        raise RuleError("first of an empty list")
-    return items[0]
+def _at(items, k: int):
+    """`items[k]`, counted from 1."""
+    if not 1 <= k <= len(items):
+        raise RuleError(f"position {k} does not exist (there are {len(items)})")
+    return items[k - 1]
+
+
+def _fail(message: str):
+    """A rule error raised where an expression is evaluated (a cell off this game's board)."""
+    raise RuleError(message)
 
 
 def _mark(pos: list, i: int) -> None:
     """Locate mode: `i` is the rule text that runs now (returns None, so `_m(...) or x` is `x`)."""
     pos[0] = i
-
-
-def _seat(st, k: int) -> int:
-    if not 1 <= k <= st.n:
-        raise RuleError(f"seat({k}): there are {st.n} players")
-    return k - 1
-
-
-def _top(st, z: int) -> int:
-    cards = st.zones[z]
-    if not cards:
-        raise RuleError(f"top of {st.g.zone_name(z)}: the zone is empty")
-    return cards[-1]
 
 
 class _Keys(dict):

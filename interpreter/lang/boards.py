@@ -286,93 +286,42 @@ def codegen_call(gen: Any, name: str, args: list) -> str | None:
     return f"_b_step_at({steps}, {x}, {gen.k(args[1].value)})"
 
 
-# The same functions for generated code (codegen.py): builtin name -> (name in its namespace, function).
-CODEGEN = {"cells": ("_b_cells", cells_of), "cell": ("_b_cell", cell_of), "on_board": ("_b_on_board", on_board_of),
-           "neighbours": ("_b_neighbours", neighbours_of), "diagonals": ("_b_diagonals", diagonals_of),
-           "step": ("_b_step", step_of), "can_step": ("_b_can_step", can_step_of), "line": ("_b_line", line_of),
-           "forward": ("_b_forward", forward_of), "": ("_b_step_at", step_at)}  # not a builtin: the helper of codegen_call's `step`
-
-
-def _b_cells(a, t, p):
-    board = a[0]
-    return lambda st, L: list(board(st, L).cells)
-
-
-def _b_cell(a, t, p):
-    board, row, column = a
-    return lambda st, L: board(st, L).cell(row(st, L), column(st, L))
-
-
-def _b_on_board(a, t, p):
-    board, row, column = a
-    return lambda st, L: (row(st, L), column(st, L)) in board(st, L).at
-
-
-def _b_neighbours(a, t, p):
-    x = a[0]
-    return lambda st, L: neighbours_of(x(st, L))
-
-
-def _b_diagonals(a, t, p):
-    x = a[0]
-    return lambda st, L: diagonals_of(x(st, L))
-
-
-def _b_step(a, t, p):
-    x, d = a
-    return lambda st, L: step_of(x(st, L), d(st, L))
-
-
-def _b_can_step(a, t, p):
-    x, d = a
-    return lambda st, L: can_step_of(x(st, L), d(st, L))
-
-
-def _b_forward(a, t, p):
-    board, who = a
-    return lambda st, L: forward_of(board(st, L), who(st, L))
-
-
-def _b_line(a, t, p):
-    x, d = a[0], a[1]
-    if len(a) == 3:
-        n = a[2]
-        return lambda st, L: line_of(x(st, L), d(st, L), n(st, L))
-    return lambda st, L: line_of(x(st, L), d(st, L))
+# The helper generated code calls for codegen_call's `step` (by this name in its namespace).
+CODEGEN_HELPERS = {"_b_step_at": step_at}
 
 
 _DIRS = ", ".join(f'"{d}"' for d in DIRECTIONS)
 BOARD_BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("cells", (T.BOARD,), lambda ts: T.CELLS,
             "Every cell of a board, row by row from the top row, each row from column a.",
-            "count(cells(grid))", _b_cells),
+            "count(cells(grid))", cells_of),
     Builtin("cell", (T.BOARD, T.INT, T.INT), lambda ts: T.CELL,
             "The cell of a board at a row and a column, both counted from 1 (row 1 is the top row, or the bottom "
             "one on a board with `origin: bottom`); a cell "
             "off the board is a check error when `check` can see it, a rule error otherwise.",
-            "cell(grid, 1, 3)", _b_cell),
+            "cell(grid, 1, 3)", cell_of),
     Builtin("on_board", (T.BOARD, T.INT, T.INT), lambda ts: T.BOOL,
-            "Whether a board has a cell at this row and column.", "on_board(grid, 0, 3)", _b_on_board),
+            "Whether a board has a cell at this row and column.", "on_board(grid, 0, 3)", on_board_of),
     Builtin("neighbours", (T.CELL,), lambda ts: T.CELLS,
             "The cells next to a cell across an edge (up, left, right, down; two to four of them): never a "
-            "cell off the board.", "count(neighbours(cell(grid, 1, 1)))", _b_neighbours),
+            "cell off the board.", "count(neighbours(cell(grid, 1, 1)))", neighbours_of),
     Builtin("diagonals", (T.CELL,), lambda ts: T.CELLS,
             "The cells touching a cell at a corner (up left, up right, down left, down right); "
-            "`neighbours(c) + diagonals(c)` are the eight around it.", "diagonals(cell(grid, 2, 2))", _b_diagonals),
+            "`neighbours(c) + diagonals(c)` are the eight around it.", "diagonals(cell(grid, 2, 2))", diagonals_of),
     Builtin("step", (T.CELL, T.STR), lambda ts: T.CELL,
             f"The cell one step from a cell in a direction ({_DIRS}); off the board is a rule error, so test "
-            "`can_step` first.", 'step(cell(grid, 2, 2), "down")', _b_step),
+            "`can_step` first.", 'step(cell(grid, 2, 2), "down")', step_of),
     Builtin("can_step", (T.CELL, T.STR), lambda ts: T.BOOL,
-            "Whether the board goes on from a cell in a direction.", 'can_step(cell(grid, 1, 1), "up")', _b_can_step),
+            "Whether the board goes on from a cell in a direction.", 'can_step(cell(grid, 1, 1), "up")', can_step_of),
     Builtin("line", (T.CELL, T.STR, T.INT), lambda ts: T.CELLS,
             "The cells in a line from a cell (the cell first) in a direction, up to a number of cells or, "
             "without one, to the edge: it stops at the edge, so four in a row is "
             "`count([x in line(c, \"right\", 4) where mine[x]]) == 4`.",
-            'line(cell(grid, 1, 1), "down right", 3)', _b_line, min_args=2),
+            'line(cell(grid, 1, 1), "down right", 3)', line_of, min_args=2),
     Builtin("forward", (T.BOARD, T.PLAYER), lambda ts: T.STR,
             "The direction a player plays forward on a board, from its `forward:` list (seat 1 first): "
             "`step(c, forward(grid, me))`; a diagonal forward is `forward(grid, me) + \" left\"`.",
-            'forward(grid, me) == "down"', _b_forward),
+            'forward(grid, me) == "down"', forward_of),
 ]}
 
 _builtins.BUILTINS.update(BOARD_BUILTINS)

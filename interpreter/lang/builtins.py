@@ -1,8 +1,9 @@
 """The builtin functions of the rules language: one table for everybody.
 
 Each entry says what arguments it takes, what it returns, what it means (a
-doc line and an example that the tests parse and check), and how it runs.
-The checker reads the signatures, the compiler the `build` functions, and
+doc line and an example that the tests parse and check), and how it runs
+(`run`, a plain function of its evaluated arguments, which generated code
+calls). The checker reads the signatures, the code generator the `run` functions, and
 `rulewright explain` and docs/reference/builtins.md the docs. A builtin argument written `PROP`
 is a property name: a card property (`points`) for a list of cards, or a
 player variable (`chips`) for a list of players.
@@ -12,11 +13,11 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from .kinds import ELEMENT, LIST_OF, T
 
-Fn = Callable[[Any, list], Any]  # compiled expression: f(state, locals)
 PROP = "PROP"
 
 
@@ -51,90 +52,46 @@ class Builtin:
     returns: Callable[[list], T]  # from the argument types
     doc: str
     example: str
-    build: Callable[..., Fn]  # build(args, arg_types, props) -> Fn
+    run: Callable[..., Any]  # run(st, *args) with `state`, else run(*args): the builtin's one meaning
     min_args: int | None = None
     chance: bool = False  # draws from the game's random numbers: only in effects, never in conditions
+    state: bool = False  # `run` takes the game state first
 
 
-def _cards(f: Fn, ty: T) -> Fn:
-    """A collection argument as a Python list at run time."""
-    if ty is T.ZONE:
-        return lambda st, L: st.zones[f(st, L)]
-    return f
+# What each builtin computes, as a plain function of its evaluated arguments: a list or zone argument
+# comes as its list of elements (a zone's cards), a PROP argument as the function that reads the property
+# of an element (`props[c]`, `pvars[v][p]`). Generated code (compile/) calls these; where it computes a
+# builtin inline instead (a shortcut), the tests check the shortcut against this.
+def sum_of(items, get: Callable | None = None) -> int:
+    return sum(items) if get is None else sum(map(get, items))
 
 
-def _prop_getter(prop: Any) -> Callable[[Any], Callable[[int], Any]]:
-    """Per-state accessor for a PROP argument: card property or player variable."""
-    kind, key = prop
-    if kind == "prop":
-        return lambda st: st.g.props[key].__getitem__
-    return lambda st: st.pvars[key].__getitem__
+def highest_of(items, get: Callable | None = None) -> int:
+    return max(items if get is None else map(get, items), default=0)
 
 
-def _count(a, t, p):
-    f = a[0]
-    if t[0] is T.ZONE:
-        return lambda st, L: len(st.zones[f(st, L)])
-    return lambda st, L: len(f(st, L))
+def lowest_of(items, get: Callable | None = None) -> int:
+    return min(items if get is None else map(get, items), default=0)
 
 
-def _sum(a, t, p):
-    coll = _cards(a[0], t[0])
-    if len(a) == 1:
-        return lambda st, L: sum(coll(st, L))
-    get = _prop_getter(p[1])
-    return lambda st, L: sum(map(get(st), coll(st, L)))
-
-
-def _extreme(pick):
-    def build(a, t, p):
-        coll = _cards(a[0], t[0])
-        if len(a) == 1:
-            return lambda st, L: pick(coll(st, L), default=0)
-        get = _prop_getter(p[1])
-        return lambda st, L: pick(map(get(st), coll(st, L)), default=0)
-    return build
-
-
-def _best(pick):
-    def build(a, t, p):
-        coll = _cards(a[0], t[0])
-        get = _prop_getter(p[1])
-
-        def f(st, L):
-            items = list(coll(st, L))
-            if not items:
-                return []
-            g = get(st)
-            top = pick(map(g, items))
-            return [x for x in items if g(x) == top]
-        return f
-    return build
-
-
-def _top(a, t, p):
-    f = a[0]
-
-    def top(st, L):
-        z = st.zones[f(st, L)]
-        if not z:
-            raise RuleError(f"top of {st.g.zone_name(f(st, L))}: the zone is empty")
-        return z[-1]
-    return top
-
-
-def _bottom(a, t, p):
-    f = a[0]
-    return lambda st, L: bottom_of(st, f(st, L))
-
-
-# Plain helpers shared by the closures below and by generated code (codegen.py).
-def last_of(items, k: int | None = None):
-    if k is not None:
-        return list(items[-k:]) if k > 0 else []
+def tied_of(items, get: Callable, pick: Callable) -> list:
+    """The elements whose value (`get`) is the one `pick` (max or min) picks: all of them when tied."""
+    items = list(items)
     if not items:
-        raise RuleError("last of an empty list")
-    return items[-1]
+        return []
+    top = pick(map(get, items))
+    return [x for x in items if get(x) == top]
+
+
+best_of = partial(tied_of, pick=max)  # best(items, get), without a second Python call
+worst_of = partial(tied_of, pick=min)
+
+
+def top_of(st, z: int) -> int:
+    cards = st.zones[z]
+    if not cards:
+        raise RuleError(f"top of {st.g.zone_name(z)}: the zone is empty")
+    return cards[-1]
 
 
 def bottom_of(st, z: int) -> int:
@@ -142,6 +99,22 @@ def bottom_of(st, z: int) -> int:
     if not cards:
         raise RuleError(f"bottom of {st.g.zone_name(z)}: the zone is empty")
     return cards[0]
+
+
+def first_of(items, k: int | None = None):
+    if k is not None:
+        return list(items[:max(0, k)])
+    if not items:
+        raise RuleError("first of an empty list")
+    return items[0]
+
+
+def last_of(items, k: int | None = None):
+    if k is not None:
+        return list(items[-k:]) if k > 0 else []
+    if not items:
+        raise RuleError("last of an empty list")
+    return items[-1]
 
 
 def position_of(items, v) -> int:
@@ -167,77 +140,22 @@ def modulo(a: int, b: int) -> int:
     return a % b
 
 
-def _first(a, t, p):
-    coll = _cards(a[0], t[0])
-    if len(a) == 2:
-        n = a[1]
-        return lambda st, L: list(coll(st, L)[:max(0, n(st, L))])
-
-    def first(st, L):
-        items = coll(st, L)
-        if not items:
-            raise RuleError("first of an empty list")
-        return items[0]
-    return first
+def seat_of(st, k: int) -> int:
+    if not 1 <= k <= st.n:
+        raise RuleError(f"seat({k}): there are {st.n} players")
+    return k - 1
 
 
-def _of_collection(f: Callable) -> Callable:
-    """The closure maker of a builtin `f(collection)` / `f(collection, n)` (its second argument optional)."""
-    def make(a, t, p):
-        coll = _cards(a[0], t[0])
-        if len(a) == 2:
-            n = a[1]
-            return lambda st, L: f(coll(st, L), n(st, L))
-        return lambda st, L: f(coll(st, L))
-    return make
+def next_of(st, p: int) -> int:
+    return (p + st.order) % st.n  # the turn order's direction (`reverse turn order`)
 
 
-_last = _of_collection(last_of)
+def empty_of(items) -> bool:
+    return not items
 
 
-def _after(a, t, p):
-    coll, x = _cards(a[0], t[0]), a[1]
-    return lambda st, L: after_of(coll(st, L), x(st, L))
-
-
-def _seat(a, t, p):
-    f = a[0]
-
-    def seat(st, L):
-        k = f(st, L)
-        if not 1 <= k <= st.n:
-            raise RuleError(f"seat({k}): there are {st.n} players")
-        return k - 1
-    return seat
-
-
-def _next(a, t, p):
-    f = a[0]
-    return lambda st, L: (f(st, L) + st.order) % st.n  # the turn order's direction (`reverse turn order`)
-
-
-def _empty(a, t, p):
-    f = a[0]
-    if t[0] is T.ZONE:
-        return lambda st, L: not st.zones[f(st, L)]
-    return lambda st, L: not f(st, L)
-
-
-def _contains(a, t, p):
-    coll = _cards(a[0], t[0])
-    x = a[1]
-    return lambda st, L: x(st, L) in coll(st, L)
-
-
-def _minmax(pick):
-    def build(a, t, p):
-        return lambda st, L: pick(f(st, L) for f in a)
-    return build
-
-
-def _abs(a, t, p):
-    f = a[0]
-    return lambda st, L: abs(f(st, L))
+def contains_of(items, x) -> bool:
+    return x in items
 
 
 def numbers(a: int, b: int) -> list[int]:
@@ -284,19 +202,8 @@ def roll_dice(st, n: int, sides: int, player: int | None = None, seers: tuple | 
     return out
 
 
-def _roll(a, t, p):
-    n, sides = a
-    return lambda st, L: sum(roll_dice(st, n(st, L), sides(st, L)))
-
-
-def _dice(a, t, p):
-    n, sides = a
-    return lambda st, L: roll_dice(st, n(st, L), sides(st, L))
-
-
-def _random(a, t, p):
-    lo, hi = a
-    return lambda st, L: random_number(st, lo(st, L), hi(st, L))
+def roll_total(st, n: int, sides: int) -> int:
+    return sum(roll_dice(st, n, sides))
 
 
 def combinations_of(items, k: int | None = None) -> list[list]:
@@ -310,58 +217,24 @@ def combinations_of(items, k: int | None = None) -> list[list]:
     return [list(c) for n in sizes if n >= 0 for c in itertools.combinations(items, n)]
 
 
-_combinations = _of_collection(combinations_of)
+def top_sum_of(items, get: Callable, k: int) -> int:
+    if k <= 0:
+        return 0
+    return sum(sorted(map(get, items), reverse=True)[:k])
 
 
-def _sorted(a, t, p):
-    coll = _cards(a[0], t[0])
-    return lambda st, L: sorted(coll(st, L))
-
-
-def _range(a, t, p):
-    lo, hi = a
-    return lambda st, L: numbers(lo(st, L), hi(st, L))
-
-
-def _position(a, t, p):
-    coll, x = _cards(a[0], t[0]), a[1]
-    return lambda st, L: position_of(coll(st, L), x(st, L))
-
-
-def _top_sum(a, t, p):
-    coll = _cards(a[0], t[0])
-    get = _prop_getter(p[1])
-    k = a[2]
-
-    def top_sum(st, L):
-        n = k(st, L)
-        if n <= 0:
-            return 0
-        return sum(sorted(map(get(st), coll(st, L)), reverse=True)[:n])
-    return top_sum
-
-
-def _place_points(a, t, p):
-    coll = _cards(a[0], t[0])
-    get = _prop_getter(p[1])
-    table, who = a[2], a[3]
-
-    def place_points(st, L):
-        items = coll(st, L)
-        x = who(st, L)
-        if x not in items:
-            return 0
-        g = get(st)
-        mine = g(x)
-        above = tied = 0
-        for y in items:
-            v = g(y)
-            if v > mine:
-                above += 1
-            elif v == mine:
-                tied += 1
-        return sum(table(st, L)[above:above + tied]) // tied
-    return place_points
+def place_points_of(items, get: Callable, table: list, x) -> int:
+    if x not in items:
+        return 0
+    mine = get(x)
+    above = tied = 0
+    for y in items:
+        v = get(y)
+        if v > mine:
+            above += 1
+        elif v == mine:
+            tied += 1
+    return sum(table[above:above + tied]) // tied
 
 
 def _elem(types: list) -> T:
@@ -382,79 +255,79 @@ PICKABLE = frozenset({T.CARDS, T.ZONE, T.PLAYERS})
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", (COLL,), lambda ts: T.INT, "How many cards in a zone or elements in a list.",
-            "count(draw) + count([p in players where p.chips > 0])", _count),
+            "count(draw) + count([p in players where p.chips > 0])", len),
     Builtin("sum", (COLL, PROP), lambda ts: T.INT,
             "The total of a property over a list of cards (a card property) or players (a player variable); "
-            "`sum(numbers)` adds a list of numbers; over any expression: `sum c in me.hand of c.value`.", "sum(me.held, points) + sum(players, chips)", _sum, min_args=1),
+            "`sum(numbers)` adds a list of numbers; over any expression: `sum c in me.hand of c.value`.", "sum(me.held, points) + sum(players, chips)", sum_of, min_args=1),
     Builtin("highest", (COLL, PROP), lambda ts: T.INT,
             "The largest value of a property over a list (0 when the list is empty); over any expression: "
             "`highest p in players of count(p.hand)`.", "highest(players, chips)",
-            _extreme(max), min_args=1),
+            highest_of, min_args=1),
     Builtin("lowest", (COLL, PROP), lambda ts: T.INT,
             "The smallest value of a property over a list (0 when the list is empty); over any expression: "
             "`lowest p in players of p.chips - p.debt`.", "lowest(players, chips)",
-            _extreme(min), min_args=1),
+            lowest_of, min_args=1),
     Builtin("best", (PICKABLE, PROP), _same,
             "The elements of a list that share the highest value of a property (all of them when tied); over any "
             "expression: `best p in players by score(p)`.",
-            "best(players, chips)", _best(max)),
+            "best(players, chips)", best_of),
     Builtin("worst", (PICKABLE, PROP), _same,
             "The elements of a list that share the lowest value of a property; over any expression: "
-            "`worst c in me.hand by c.value * 2`.", "worst(players, chips)", _best(min)),
+            "`worst c in me.hand by c.value * 2`.", "worst(players, chips)", worst_of),
     Builtin("top", (T.ZONE,), lambda ts: T.CARD, "The top card of a zone (an error if it is empty).",
-            "top(draw)", _top),
+            "top(draw)", top_of, state=True),
     Builtin("bottom", (T.ZONE,), lambda ts: T.CARD, "The bottom card of a zone (an error if it is empty).",
-            "bottom(draw)", _bottom),
+            "bottom(draw)", bottom_of, state=True),
     Builtin("first", (COLL, T.INT), _elem_or_list,
             "The first element of a list, or the bottom card of a zone; with a number n, the first n elements "
-            "(all of them when there are fewer).", "first(players) == seat(1) and count(first(draw, 3)) <= 3", _first,
+            "(all of them when there are fewer).", "first(players) == seat(1) and count(first(draw, 3)) <= 3", first_of,
             min_args=1),
     Builtin("last", (COLL, T.INT), _elem_or_list,
             "The last element of a list, or the top card of a zone (an error if it is empty); with a number n, "
-            "the last n elements.", "last([c in draw where c.points > 0]) == top(draw)", _last, min_args=1),
+            "the last n elements.", "last([c in draw where c.points > 0]) == top(draw)", last_of, min_args=1),
     Builtin("after", (COLL, T.ANY), _same,
             "The elements that come after one element of a list; in a zone, the cards put on it later "
-            "(nothing when the element is not there).", "first(after(draw, bottom(draw)), 4)", _after),
-    Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", _seat),
+            "(nothing when the element is not there).", "first(after(draw, bottom(draw)), 4)", after_of),
+    Builtin("seat", (T.INT,), lambda ts: T.PLAYER, "The player at a seat, counted from 1.", "seat(1)", seat_of, state=True),
     Builtin("next", (T.PLAYER,), lambda ts: T.PLAYER, "The player who plays after this one: the next seat to the left, or to the right once a rule "
-            "said `reverse turn order`.", "next(me)", _next),
-    Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", _empty),
+            "said `reverse turn order`.", "next(me)", next_of, state=True),
+    Builtin("empty", (COLL,), lambda ts: T.BOOL, "Whether a zone or list has nothing in it.", "empty(draw)", empty_of),
     Builtin("contains", (COLL, T.ANY), lambda ts: T.BOOL, "Whether a zone or list holds an element.",
-            "contains(others, me)", _contains),
-    Builtin("max", (T.INT, T.INT), lambda ts: T.INT, "The larger of numbers.", "max(me.chips - 1, 0)", _minmax(max)),
-    Builtin("min", (T.INT, T.INT), lambda ts: T.INT, "The smaller of numbers.", "min(me.chips + 1, 5)", _minmax(min)),
-    Builtin("abs", (T.INT,), lambda ts: T.INT, "The size of a number without its sign.", "abs(0 - 2)", _abs),
+            "contains(others, me)", contains_of),
+    Builtin("max", (T.INT, T.INT), lambda ts: T.INT, "The larger of numbers.", "max(me.chips - 1, 0)", max),
+    Builtin("min", (T.INT, T.INT), lambda ts: T.INT, "The smaller of numbers.", "min(me.chips + 1, 5)", min),
+    Builtin("abs", (T.INT,), lambda ts: T.INT, "The size of a number without its sign.", "abs(0 - 2)", abs),
     Builtin("range", (T.INT, T.INT), lambda ts: T.INTS, "The numbers from the first to the second, both included.",
-            "range(1, 3)", _range),
+            "range(1, 3)", numbers),
     Builtin("position", (COLL, T.ANY), lambda ts: T.INT,
             "Where an element stands in a list, counted from 1; in a zone, from the bottom card (an ordered row: "
-            "position 1 is its first space). 0 when it is not there.", "position(draw, top(draw))", _position),
+            "position 1 is its first space). 0 when it is not there.", "position(draw, top(draw))", position_of),
     Builtin("top_sum", (PICKABLE, PROP, T.INT), lambda ts: T.INT,
             "The total of the largest values of a property: the best `k` cards or players together "
-            "(all of them when there are fewer; 0 when `k` is 0 or less).", "top_sum(me.held, points, 2)", _top_sum),
+            "(all of them when there are fewer; 0 when `k` is 0 or less).", "top_sum(me.held, points, 2)", top_sum_of),
     Builtin("place_points", (PICKABLE, PROP, T.INTS, T.ANY), lambda ts: T.INT,
             "Points by placing: rank a list by a property (largest first) and give the place points of a table "
             "(first place, second place, ...) to one of its elements. Tied elements share their places: the "
             "points of those places are summed and divided among them, rounded down. Places beyond the table "
             "score 0; an element not in the list scores 0.", "place_points(players, chips, [5, 3, 1], me)",
-            _place_points),
+            place_points_of),
     Builtin("sorted", (COLL,), _same,
             "A list in order: numbers and texts from the smallest, cards in the order of the component list "
-            "(as `each:` declares them), players by seat.", "sorted(me.held)", _sorted),
+            "(as `each:` declares them), players by seat.", "sorted(me.held)", sorted),
     Builtin("roll", (T.INT, T.INT), lambda ts: T.INT,
             "Roll dice and add them up: `roll(2, 6)` is 2d6. Only in effects (`let r = roll(1, 6)`), never in a "
-            "condition; an example scripts the results with `given: rolls: [...]`.", "roll(2, 6)", _roll, chance=True),
+            "condition; an example scripts the results with `given: rolls: [...]`.", "roll(2, 6)", roll_total, chance=True, state=True),
     Builtin("dice", (T.INT, T.INT), lambda ts: T.INTS,
             "Roll dice and keep each one: `dice(4, 6)` is a list of four numbers from 1 to 6, in the order rolled.",
-            "dice(4, 6)", _dice, chance=True),
+            "dice(4, 6)", roll_dice, chance=True, state=True),
     Builtin("combinations", (COLL, T.INT), lambda ts: LIST_OF.get(T.CARDS if ts[0] is T.ZONE else ts[0], T.ANY),
             "The ways to pick k elements of a list, each a list in the list's order: `combinations(me.hand, 2)` is "
             "every pair of cards; without k, every pick of one element or more. Fifteens: "
             "`count([s in combinations(me.hand) where sum(s, points) == 15])`.",
-            "count([s in combinations(me.held, 2) where sum(s, points) == 2])", _combinations, min_args=1),
+            "count([s in combinations(me.held, 2) where sum(s, points) == 2])", combinations_of, min_args=1),
     Builtin("random", (T.INT, T.INT), lambda ts: T.INT,
             "A random number from the first to the second, both included (only in effects).", "random(1, 6)",
-            _random, chance=True),
+            random_number, chance=True, state=True),
 ]}
 
 # Words that begin a statement (`skip next player`, `reverse turn order`, `extra turn`): they cannot name

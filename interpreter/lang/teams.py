@@ -111,49 +111,38 @@ def members(st: Any, p: int) -> list[int]:
     return st.g.sides(st.n)[side_of(st, p)]
 
 
-def _team(a, t, p):
-    f = a[0]
-    return lambda st, L: side_of(st, f(st, L)) + 1
+def team_of(st: Any, p: int) -> int:
+    return side_of(st, p) + 1
 
 
-def _partner(a, t, p):
-    f = a[0]
-
-    def partner(st, L):
-        me = f(st, L)
-        mates = [q for q in members(st, me) if q != me]
-        if len(mates) != 1:
-            raise RuleError(f"partner(P{me + 1}): P{me + 1}'s side has {len(mates) + 1} seats, not two")
-        return mates[0]
-    return partner
+def partner_of(st: Any, me: int) -> int:
+    mates = [q for q in members(st, me) if q != me]
+    if len(mates) != 1:
+        raise RuleError(f"partner(P{me + 1}): P{me + 1}'s side has {len(mates) + 1} seats, not two")
+    return mates[0]
 
 
-def _teammates(a, t, p):
-    f = a[0]
-    return lambda st, L: list(members(st, f(st, L)))
+def teammates_of(st: Any, p: int) -> list[int]:
+    return list(members(st, p))
 
 
-def _opponents(a, t, p):
-    f = a[0]
-
-    def opponents(st, L):
-        mine = side_of(st, f(st, L))
-        index = st.g.side_index(st.n)
-        return [q for q in st.seats if index[q] != mine]
-    return opponents
+def opponents_of(st: Any, p: int) -> list[int]:
+    mine = side_of(st, p)
+    index = st.g.side_index(st.n)
+    return [q for q in st.seats if index[q] != mine]
 
 
 TEAM_BUILTINS = {b.name: b for b in [
     Builtin("team", (T.PLAYER,), lambda ts: T.INT,
             "The side a player plays on, counted from 1 (a game with `game.teams`): `team(me) == team(p)` when "
-            "p is my partner.", "team(me) == team(next(next(me)))", _team),
+            "p is my partner.", "team(me) == team(next(next(me)))", team_of, state=True),
     Builtin("partner", (T.PLAYER,), lambda ts: T.PLAYER,
             "The other player of a side of two (a game with `game.teams` whose sides are two seats).",
-            "partner(me)", _partner),
+            "partner(me)", partner_of, state=True),
     Builtin("teammates", (T.PLAYER,), lambda ts: T.PLAYERS,
             "The players of a player's side, that player included, in seat order.",
-            "sum(teammates(me), tricks)", _teammates),
+            "sum(teammates(me), tricks)", teammates_of, state=True),
     Builtin("opponents", (T.PLAYER,), lambda ts: T.PLAYERS,
-            "The players on the other sides, in seat order.", "opponents(me)", _opponents),
+            "The players on the other sides, in seat order.", "opponents(me)", opponents_of, state=True),
 ]}
 BUILTINS.update(TEAM_BUILTINS)
