@@ -6,7 +6,7 @@ imports run downward only (tests/test_layout.py keeps it so):
     spec      YAML loading, positions, diagnostics, the JSON Schema check, variants
     lang      the rules language: grammar access, AST nodes, kinds, builtins, the checker, the checked model, limits
     lower     the checked spec -> one typed intermediate form (slots, tables, flow; options and readings as parameters)
-    compile   checked rule text -> closures and generated Python
+    compile   checked rule text -> generated Python (one meaning per construct)
     runtime   the engine (Game, State), seeds, the load pipeline, game logs, examples (scenarios)
     agents    who makes each decision: random, scripted, greedy, MCTS, determinization, heuristics
     kernel    the intermediate form -> a numba kernel: whole unlogged games natively, replayed in the engine to check

@@ -123,13 +123,26 @@ def random_walk(st, rng, steps: int | None = None):
     return st
 
 
-def compiled_pairs(game, expressions: list[str]) -> list[tuple]:
-    """(text, generated function, closure) for each expression, which `game`'s spec holds as functions
-    f0, f1, ...: the two compilers of one expression, to compare on the same positions."""
+def compiled_forms(game, expressions: list[str]) -> list[tuple]:
+    """(text, generated function, general function) for each expression, which `game`'s spec holds as functions
+    f0, f1, ...: the code generator's code with its shortcuts, and without them (each builtin a call of its
+    `run` function, products and divisions checked, keyed cells through the key table, functions called, not
+    inlined), to compare on the same positions."""
+    from interpreter.compile.codegen import PyGen
     from interpreter.compile.compiler import Compiler
     comp = Compiler(game.spec, game.options, game.readings)
+    general = PyGen(comp, shortcuts=False)
     out = []
     for i, text in enumerate(expressions):
         ast = game.spec.functions[f"f{i}"].value.ast
-        out.append((text, comp.gen.expression(ast), comp.cexpr(ast)))
+        out.append((text, comp.gen.expression(ast), general.expression(ast)))
     return out
+
+
+def generated_source(game, expressions: list[str], shortcuts: bool = True) -> dict[str, str]:
+    """The generated Python of each expression (spec functions f0, f1, ... as for `compiled_forms`)."""
+    from interpreter.compile.codegen import PyGen
+    from interpreter.compile.compiler import Compiler
+    comp = Compiler(game.spec, game.options, game.readings)
+    gen = comp.gen if shortcuts else PyGen(comp, shortcuts=False)
+    return {text: gen.expr(game.spec.functions[f"f{i}"].value.ast) for i, text in enumerate(expressions)}

@@ -13,13 +13,12 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 from interpreter import api
-from interpreter.compile.compiler import Compiler
 from interpreter.lab.runner import play
 from interpreter.lang.boards import Board, line_of, step_of
 from interpreter.lang.builtins import RuleError
 from interpreter.runtime.engine import Game, Status
 from interpreter.runtime.scenarios import run_examples
-from helpers import compiled_pairs, random_walk
+from helpers import compiled_forms, generated_source, random_walk
 
 from spec_helpers import errors, failed_examples, write
 
@@ -67,7 +66,7 @@ def test_cells_of_two_boards_are_never_equal():
     assert len({a.cell(1, 1), b.cell(1, 1), a.cell(1, 1)}) == 2
 
 
-# -- both compilers ---------------------------------------------------------------------------------
+# -- the generated code, with and without its shortcuts ---------------------------------------------------------------------------------
 EXPRESSIONS = [
     "count(cells(grid))",
     "[c in cells(grid) where disc[c] == 1]",
@@ -95,7 +94,7 @@ def compiled(tmp_path_factory):
     funcs = "".join(f"  f{i}:\n    value: '{e}'\n" for i, e in enumerate(EXPRESSIONS))
     path = write(tmp_path_factory.mktemp("boards"), text.replace("functions:\n", "functions:\n" + funcs, 1))
     game = api.load_game(path)
-    return game, compiled_pairs(game, EXPRESSIONS)
+    return game, compiled_forms(game, EXPRESSIONS)
 
 
 def _value(f, st):
@@ -108,21 +107,40 @@ def _value(f, st):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=hs.integers(0, 2 ** 32), steps=hs.integers(0, 30))
-def test_generated_board_expressions_agree_with_the_closure_compiler(compiled, seed, steps):
-    game, pairs = compiled
+def test_board_shortcuts_mean_what_the_board_builtins_mean(compiled, seed, steps):
+    """A keyed cell read through the board's slot row, and `step`/`can_step` with a written direction read off
+    the board's step table, against the general form: the key table and the board builtins' functions."""
+    game, forms = compiled
     st = game.new_game(2, seed)
     rng = random.Random(seed)
     random_walk(st, rng, steps)
-    for text, generated, closure in pairs:
-        assert _value(generated, st) == _value(closure, st), text
-    assert _value(pairs[-1][1], st)[0] == "rule error"
+    for text, generated, general in forms:
+        assert _value(generated, st) == _value(general, st), text
+    assert _value(forms[-1][1], st)[0] == "rule error" and _value(forms[-1][2], st)[0] == "rule error"
+
+
+def test_board_expressions_at_the_start(compiled):
+    game, forms = compiled
+    st = game.new_game(2, 1)
+    got = {text: _value(f, st) for text, f, _general in forms}
+    assert got["count(cells(grid))"] == ("value", "42")
+    assert got["[c in cells(grid) where disc[c] == 1]"] == ("value", [])  # an empty board
+    assert got['line(cell(grid, 1, 1), "down right", 4)'] == ("value", ["a1", "b2", "c3", "d4"])
+    assert got['line(cell(grid, 6, 1), "up")'] == ("value", ["a6", "a5", "a4", "a3", "a2", "a1"])
+    assert got['step(cell(grid, 2, 2), "down left")'] == ("value", "a3")
+    assert got["[n for n in diagonals(cell(grid, 3, 4))]"] == ("value", ["c2", "e2", "c4", "e4"])
+    assert got["position(cells(grid), cell(grid, 2, 1))"] == ("value", "8")
+    assert got['can_step(cell(grid, 1, 7), "right") or can_step(cell(grid, 1, 7), "down")'] == ("value", "True")
+    assert got["sorted([cell(grid, 2, 2), cell(grid, 1, 1)])"] == ("value", ["a1", "b2"])
 
 
 def test_generated_code_takes_the_board_from_the_constants_table(compiled):
     game, _ = compiled
-    comp = Compiler(game.spec, game.options, game.readings)
-    src = comp.gen.expr(game.spec.functions["f2"].value.ast)
-    assert "grid" not in src and "B_cells(K" in src and ".row" in src  # the board is a constant of the table
+    src = generated_source(game, EXPRESSIONS)
+    assert "grid" not in src[EXPRESSIONS[2]] and "B_cells(K" in src[EXPRESSIONS[2]] and ".row" in src[EXPRESSIONS[2]]
+    general = generated_source(game, EXPRESSIONS, shortcuts=False)  # the board's shortcuts are left out there
+    assert src[EXPRESSIONS[8]].startswith("_b_step_at(") and general[EXPRESSIONS[8]].startswith("B_step(")
+    assert src[EXPRESSIONS[1]] != general[EXPRESSIONS[1]]  # the keyed cell: its slot row, or the key table
 
 
 # -- the board games ---------------------------------------------------------------------------------

@@ -487,7 +487,7 @@ def test_python_errors_in_rule_code_end_the_game_as_errors(tmp_path):
 
 
 def test_first_player_condition_with_nested_filters(tmp_path):
-    # Fixed with the codegen fallback's frame sizing (a closure gets room for the slots it binds).
+    # Nested filters in a condition outside any program (once a frame-sizing bug of a closure fallback).
     first = ('  first: "first([p in players where count([q in players where q.score >= p.score]) > 0])"\n'
              "  turn:\n    actions: [draw, stop]\n")
     game = probe_game(tmp_path, "shuffle deck", [("  turn:\n    actions: [draw, stop]\n", first)])
@@ -526,9 +526,9 @@ set:
     assert early == [1, 2, 3]  # 10 cards, one taken per repetition: 10, 9, 8 -> three
 
 
-def test_a_builtin_without_generated_code_inside_an_inlined_procedure(tmp_path):
-    # `last` has no generated-code form: its closure receives the procedure's locals, also the ones
-    # not assigned yet (this used to be a NameError in the generated code).
+def test_a_builtin_of_a_filter_inside_an_inlined_procedure(tmp_path):
+    # `last` of a filter in an inlined procedure, whose locals are Python variables, some not assigned yet
+    # (once a NameError, when such builtins fell back to closures that read every local).
     path = tiny_variant(tmp_path, """extends: base.yaml
 replace:
   procedures.take_one:
@@ -543,8 +543,9 @@ replace:
         assert st.status == "finished", st.reason
 
 
-def test_a_builtin_without_generated_code_inside_an_inlined_function(tmp_path):
-    # An inlined function's closure fallback needs room for its filter's variable.
+def test_a_builtin_of_a_filter_inside_an_inlined_function(tmp_path):
+    # A builtin over a filter inside an inlined function (once a closure fallback short of room for the
+    # filter's variable).
     path = tiny_variant(tmp_path, """extends: base.yaml
 functions:
   best_after:
@@ -563,9 +564,9 @@ replace:
         assert st.status == "finished", st.reason
 
 
-def test_a_reading_inside_a_closure_fallback_in_coverage_mode(tmp_path):
-    # Coverage mode (lint, the lab) does not fold readings to constants; the closure compiler
-    # must still read them (this used to fail on `reading.x` under a builtin without generated code).
+def test_a_reading_under_a_builtin_in_coverage_mode(tmp_path):
+    # Coverage mode (lint, the lab) does not fold readings to constants; the generated code must still read
+    # them under a builtin's arguments (this once failed on `reading.x` in a closure fallback).
     path = tiny_variant(tmp_path, """extends: base.yaml
 ambiguities:
   how_many:

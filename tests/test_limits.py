@@ -316,14 +316,16 @@ def test_expression_work_costs_a_step_per_hundred_elements(tmp_path):
     assert with_lists.steps - without.steps == (1000 + 1050) // 100
 
 
-def test_the_closure_compiler_charges_work_as_the_generated_code_does(tmp_path):
-    from helpers import compiled_pairs
+def test_generated_code_charges_work_with_and_without_its_shortcuts(tmp_path):
+    from helpers import compiled_forms
     text = "count([x in range(1, 950) where x > 0]) + (sum x in range(1, 250) of x)"
     g = game(tmp_path, spec_text(edits=[("functions:\n", f"functions:\n  f0:\n    value: {text}\n")]))
-    ((_, generated, closure),) = compiled_pairs(g, [text])
-    one, two = g.new_game(2, 1), g.new_game(2, 1)
-    assert generated(one, [None] * 8) == closure(two, [None] * 8)
-    assert (one.steps, one.work) == (two.steps, two.work) and one.steps - g.new_game(2, 1).steps == (950 + 250) // 100
+    ((_, generated, general),) = compiled_forms(g, [text])
+    one, two, start = g.new_game(2, 1), g.new_game(2, 1), g.new_game(2, 1)
+    assert generated(one, [None] * 8) == general(two, [None] * 8) == 950 + 250 * 251 // 2  # range() holds both ends
+    assert (one.steps, one.work) == (two.steps, two.work)
+    assert one.steps - start.steps == (start.work + 950 + 250) // 100
+    assert one.work == (start.work + 950 + 250) % 100
 
 
 def test_narration_and_labels_are_not_charged(tmp_path):

@@ -59,7 +59,7 @@ def test_same_games_as_the_hand_written_baseline(players, readings):
 
 
 def test_lint_finds_nothing():
-    # Also covers coverage mode: readings inside closure fallbacks, and procedures inlined
+    # Also covers coverage mode: readings under builtins' arguments, and procedures inlined
     # into branches that only some readings take (they count when they run).
     from interpreter.lab.lint import lint
     # Two games under each other reading, option value and player count (and the examples) keep it quick.

@@ -30,7 +30,7 @@ def value_function(game: Game) -> Value:
         return _cache[game]
     spec = game.spec
     if spec.heuristic is not None and spec.heuristic.ast is not None:
-        f = Compiler(spec, game.options, game.readings).condition(spec.heuristic)
+        f = Compiler(spec, game.options, game.readings).gen.condition(spec.heuristic)
         n = max(spec.heuristic.n_locals, 1)
 
         def value(st: State, p: int) -> float:

@@ -1,16 +1,20 @@
-"""Python source generated from the checked syntax tree, for speed.
+"""Python source generated from the checked syntax tree: the one meaning of every construct.
 
-Owns `PyGen`, the code generator: its constants table, names and fallbacks,
-and compiling generated definitions into one namespace. Its parts, one
-module each: expressions.py (expressions), statements.py (statements
-without decisions), flow.py (programs that hold decisions, and the game's
-turn cycle); support.py holds what the generated code calls as it runs.
-Only the compiler's own text goes into the generated source: slots become
-`L[3]`, variables `st.gvars[0]`, and every literal from the spec (texts,
-card-property tables, option values) is passed in a constants table `K` and
-referred to by index, so no spec text is ever pasted into code. Whatever
-this module does not handle falls back to the closure compiler (`H[i]`),
-which has the same semantics.
+Owns `PyGen`, the code generator: its constants table and names, compiling
+generated definitions into one namespace, and the functions the rest of
+the interpreter evaluates rule text with (`expression`, `collection`,
+`condition`: a condition, a measure, an example's expectation, a heuristic).
+Its parts, one module each: expressions.py (expressions), statements.py
+(statements without decisions), flow.py (programs that hold decisions, and
+the game's turn cycle); support.py holds what the generated code calls as it
+runs, lang/builtins.py each builtin's `run` function. Only the compiler's
+own text goes into the generated source: slots become `L[3]`, variables
+`st.gvars[0]`, and every literal from the spec (texts, card-property tables,
+option values) and every object the engine hands in is passed in a
+constants table `K` and referred to by index, so no spec text is ever pasted
+into code. The generator handles every construct: there is no other
+implementation in this stage to fall back to (the kernel, interpreter/kernel,
+is a separate backend, checked against this one by replaying its games).
 """
 from __future__ import annotations
 
@@ -18,9 +22,11 @@ import itertools
 from typing import Any, Callable
 
 from ..lang import boards, nodes as N
+from ..lang.kinds import T
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
 from ..spec.diagnostics import Diagnostic, SpecError
-from .support import EndGame, EndTurn, _L, _SAFE_BUILTINS, _at, _best_of, _each, _fail, _mark, _seen, _work
+from .support import (EndGame, EndTurn, _SAFE_BUILTINS, _at, _best_of, _each, _fail, _fit, _mark, _seen, _subsets,
+                      _work)
 from .expressions import ExprGen
 from .statements import StmtGen
 from .flow import FlowGen
@@ -31,16 +37,16 @@ class PyGen(FlowGen, ExprGen, StmtGen):
     """Emits source for one compiled game; `build()` turns it into functions."""
 
     def __init__(self, comp, shortcuts: bool = True):
-        self.comp = comp  # the closure Compiler: constants folding, refs, fallbacks
+        self.comp = comp  # the Compiler: its tables (props, boards, keyed slots) and constant folding
         # Shortcuts: builtins, products, divisions, keyed cells and small functions computed inline where that
         # means the same as the general form; off, every builtin is a call of its `run` (the tests compare).
         self.shortcuts = shortcuts
         self.K: list[Any] = []
-        self.H: list[Callable] = []
         self.defs: list[str] = []
-        self.ns: dict[str, Any] = {"K": self.K, "H": self.H, "EndTurn": EndTurn, "EndGame": EndGame,
-                                   "RuleError": RuleError, "_L": _L, "_seen": _seen, "_best_of": _best_of,
-                                   "_at": _at, "_fail": _fail, "_div": divide, "_mod": modulo,
+        self.ns: dict[str, Any] = {"K": self.K, "EndTurn": EndTurn, "EndGame": EndGame,
+                                   "RuleError": RuleError, "_seen": _seen, "_best_of": _best_of,
+                                   "_at": _at, "_fail": _fail, "_fit": _fit, "_subsets": _subsets,
+                                   "_div": divide, "_mod": modulo,
                                    "_each": _each, "_work": _work, "_join": join, "_mul": multiply,
                                    "_takewhile": itertools.takewhile,
                                    "__builtins__": _SAFE_BUILTINS}
@@ -73,17 +79,14 @@ class PyGen(FlowGen, ExprGen, StmtGen):
 
     # -- tables ----------------------------------------------------------------
     def k(self, v: Any) -> str:
-        """A constant, as a global name `K<i>` of the generated code (never its text)."""
+        """A constant (or an object the engine hands in: a table, a program, a callback), as a global name
+        `K<i>` of the generated code (never its text)."""
         for i, x in enumerate(self.K):
             if x is v or (type(x) is type(v) and isinstance(v, (str, tuple)) and x == v):
                 return f"K{i}"
         self.K.append(v)
         self.ns[f"K{len(self.K) - 1}"] = v
         return f"K{len(self.K) - 1}"
-
-    def h(self, fn: Callable) -> str:
-        self.H.append(fn)
-        return f"H[{len(self.H) - 1}]"
 
     def fresh(self, prefix: str) -> str:
         self._n += 1
@@ -187,16 +190,36 @@ class PyGen(FlowGen, ExprGen, StmtGen):
                 hint="move inner loops or long expressions into procedures or functions")]) from None
         return self.ns[name]
 
-    def expression(self, e: N.Expr) -> Callable:
-        """An expression as a function `f(st, L)` of its own: every local it reads is read from `L`."""
+    def expression(self, e: N.Expr, as_list: bool = False) -> Callable:
+        """An expression as a function `f(st, L)` of its own: every local it reads is read from `L`.
+        With `as_list`, a zone's value is its list of cards (`collection`)."""
         name = self.fresh("E_")
         saved, self.local_names = self.local_names, [{}]
         try:
             if self.locate and self.codes and self.codes[-1] is not None and self.codes[-1].ast is e:
-                return self.define(name, f"def {name}(st, L):\n    return {self._marked(e)}\n")
-            return self.define(name, f"def {name}(st, L):\n    return {self.expr(e)}\n")
+                src = self._marked(e)
+            else:
+                src = self.expr(e)
+            if as_list and e.ty is T.ZONE:
+                src = f"st.zones[{src}]"
+            return self.define(name, f"def {name}(st, L):\n    return {src}\n")
         finally:
             self.local_names = saved
+
+    def collection(self, e: N.Expr) -> Callable:
+        """A list-valued expression as a function `f(st, L)` of its elements (a zone: its cards)."""
+        return self.expression(e, as_list=True)
+
+    def condition(self, code: Any) -> Callable | None:
+        """A piece of rule code outside a program (a condition, a measure, an example's `expect`, a heuristic)
+        as a function `f(st, L)`, positions and coverage counted against it; None when there is none."""
+        if code is None or code.ast is None:
+            return None
+        self.codes.append(code)
+        try:
+            return self.expression(code.ast)
+        finally:
+            self.codes.pop()
 
     def _marked(self, e: N.Expr) -> str:
         """Locate mode: an expression that records where it is before it is evaluated."""

@@ -2,8 +2,12 @@
 
 Owns `ExprGen`, the part of the code generator (codegen.PyGen) that turns a
 checked expression into a Python expression string over the state (`st`) and
-the frame (`L`); what it cannot handle goes back to the closure compiler
-(`H[i]`) through PyGen.hit.
+the frame (`L`): every kind of expression, so its source is the meaning of
+the expression (there is no second implementation in this stage). A builtin
+is a call of its `run` function (lang/builtins.py); where computing one inline
+means the same (`count` as `len`, a kept zone sum, "some player has ..." as
+one look at a variable's row), a shortcut does, unless the generator is made
+without them (`PyGen(comp, shortcuts=False)`, which the tests compare with).
 """
 from __future__ import annotations
 
@@ -47,32 +51,13 @@ class ExprGen:
         c = self.comp.const(e)
         if c is not _nc():
             return self.lit(c)
-        m = getattr(self, "x_" + type(e).__name__, None)
-        src = m(e) if m else None
-        if src is None:  # not handled here: call the closure version
-            return f"{self.h(self.comp.cexpr(e))}(st, {self._frame_locals(e)})"
-        return src
-
-    def _frame_locals(self, e: N.Expr | None = None) -> str:
-        """`L` as the closure version expects it, with Python-local bindings put back.
-
-        It is long enough for the slots the closure itself writes (a filter's
-        element), also where the generated code has no list (`L = None` in a
-        function)."""
-        mapped: dict[int, str] = {}
-        for frame in self.local_names:
-            mapped.update(frame)
-        need = 1 + max((n.slot for n in N.walk(e) if isinstance(n, (N.Filter, N.MapList, N.LetIn, N.Aggregate, N.Quantifier))), default=-1) if e is not None else 0
-        if not mapped and not need:
-            return "L"
-        pairs = ", ".join(f"({int(k)}, {v})" for k, v in sorted(mapped.items()))
-        return f"_L(L, ({pairs}{',' if pairs else ''}), {int(need)})"
+        return getattr(self, "x_" + type(e).__name__)(e)
 
     def coll(self, e: N.Expr) -> str:
         src = self.expr(e)
         return f"st.zones[{src}]" if e.ty is T.ZONE else src
 
-    def x_Name(self, e: N.Name) -> str | None:
+    def x_Name(self, e: N.Name) -> str:
         kind = e.ref[0]
         if kind == "local":
             return self.local(e.ref[1])
@@ -99,7 +84,7 @@ class ExprGen:
             return f"_fail({self.k(f'cell {e.id} is off the board: {board.name} has {board.sizes()}')})"
         raise AssertionError(e.ref)
 
-    def x_Attr(self, e: N.Attr) -> str | None:
+    def x_Attr(self, e: N.Attr) -> str:
         kind = e.ref[0]
         if kind == "reading":  # only reached in coverage mode (otherwise a constant)
             line = self.hit("reading", e.name, e)[0]
@@ -298,7 +283,7 @@ class ExprGen:
         inner = self.expr(e.operand)
         return f"(not {inner})" if e.op == "not" else f"(-{inner})"
 
-    def x_Binary(self, e: N.Binary) -> str | None:
+    def x_Binary(self, e: N.Binary) -> str:
         op = e.op
         c = self.comp.const(e.right)
         some = self._some_player(e, c)

@@ -334,11 +334,11 @@ class FlowGen:
         return "st.cur" if by is None else self.expr(by)
 
     def p_ChooseValue(self, s: N.ChooseValue) -> None:
-        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        prompt = self.expression(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, s.source.ty))
         opts = f"list({self.coll(s.source)})"
         if s.source.ty in (T.ZONE, T.CARDS):  # identical cards make one option (interchange.py)
-            opts = f"{self.h(self.comp.interchange().values)}(st, {opts})"
+            opts = f"{self.k(self.comp.interchange())}.values(st, {opts})"
         self._ask(f"st.ask(1, {self._who(s.by)}, {opts}, {meta})")
 
     def p_ChooseTogether(self, s: N.ChooseTogether) -> None:
@@ -349,7 +349,7 @@ class FlowGen:
         head, reveal = self._label(), self._label()
         self._blocks[-1].extend([f"L[{lst}] = _each(st, {self.coll(s.players)})", f"L[{idx}] = 0", f"L[{picks}] = ()"])
         self._place(head)
-        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        prompt = self.expression(s.prompt) if s.prompt else None
         meta = self.k((c, prompt, s.source.ty, "sealed"))  # sealed: narration does not show the choice
         self._blocks[-1].extend([f"if L[{idx}] >= len(L[{lst}]):", f"    pc = \u00a7{reveal}\u00a7", "    continue",
                                  f"L[{p}] = L[{lst}][L[{idx}]]"])
@@ -362,13 +362,15 @@ class FlowGen:
         self.together.append(Together(c, p, lst, idx, picks, self.expression(s.source), s.source.ty))
 
     def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
-        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        prompt = self.expression(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, T.CARDS))
-        finder = self.h(self.comp.subset_finder(s))
-        self._ask(f"st.ask(3, {self._who(s.by)}, {finder}(st, L), {meta})")
+        # Every subset of the source that passes the test (a function of its own, run once per subset).
+        test, merge = self.expression(s.cond).__name__, f"{self.k(self.comp.interchange())}.subsets"
+        finder = f"_subsets(st, L, {int(s.slot)}, list({self.coll(s.source)}), {test}, {merge})"
+        self._ask(f"st.ask(3, {self._who(s.by)}, {finder}, {meta})")
 
     def p_ChooseOption(self, s: N.ChooseOption) -> None:
-        prompt = self.comp.expr(s.prompt) if s.prompt else None
+        prompt = self.expression(s.prompt) if s.prompt else None
         end = self._label()
         starts = []
         find = ["o_ = []"]  # the options open now, with their bound element
@@ -376,7 +378,7 @@ class FlowGen:
             c = self.comp.const(opt.cond) if opt.cond is not None else True
             if c is not _nc() and not c:
                 continue
-            entry = [opt.slot if opt.var is not None else -1, None, None, self.comp.expr(opt.label), -1]
+            entry = [opt.slot if opt.var is not None else -1, None, None, self.expression(opt.label), -1]
             start = self._label()
             starts.append((start, opt))
             self._patch.append((entry, start))
@@ -463,7 +465,7 @@ class FlowGen:
         out += ["        st.turn += 1", *(["        POS[0] = None"] if self.locate else []),
                 *("        " + ln for ln in _tick(str(int(budget)))),
                 "        st.quiet += 1",
-                f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.h(cy.stalled)}(st)",
+                f"        if st.quiet > {int(cy.quiet_rounds)} * st.n:", f"            {self.k(cy.stalled)}(st)",
                 f"        st.tvars = {self.k(cy.tvar_start)}[:]", "        st.turn_over = False", "        st.in_turn = True",
                 "        if st.log is not None:", "            st.event('turn', turn=st.turn, player=st.cur)",
                 f"        pc = {loop}"]
@@ -522,7 +524,7 @@ class FlowGen:
                 pad += "    " * len(head)
             if params:
                 body += [f"{pad}found.append(({i}, ({''.join(f'a{k}, ' for k in range(len(params)))})))",
-                         f"{pad}if len(found) > {int(cy.max_options)}:", f"{pad}    {self.h(cy.too_many)}()"]
+                         f"{pad}if len(found) > {int(cy.max_options)}:", f"{pad}    {self.k(cy.too_many)}()"]
             else:
                 body.append(f"found.append({i})")
             if when is None or when.ast is None:
@@ -531,7 +533,7 @@ class FlowGen:
                 out += [f"if {self._cond(when)}:"] + ["    " + ln for ln in body]
         # The legal actions are listed for the player to move, read once (a condition cannot move the turn on).
         out = ["me_ = st.cur", *(re.sub(r"\bst\.cur\b", "me_", ln) for ln in out)]
-        out += ["if not found:", f"    {self.h(cy.no_action)}(st)", "    continue", "st.idle = 0"]
+        out += ["if not found:", f"    {self.k(cy.no_action)}(st)", "    continue", "st.idle = 0"]
         if cy.end_always and cy.end_when is not None:
             out += [f"if {self._cond(cy.end_when)}:", "    return st.finish()"]
         # The pause (State.ask, inline): one step of the budget, then the decision is pending.

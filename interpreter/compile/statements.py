@@ -128,12 +128,12 @@ class StmtGen:
             tests.append(f"{v} < {int(vd.min)}")
         if vd.max is not None:
             tests.append(f"{v} > {int(vd.max)}")
-        if vd.type == "text" and vd.values:  # an enumeration: the fitter names the values
+        if vd.type == "text" and vd.values:  # an enumeration: _fit names the values
             tests.append(f"{v} not in {self.k(frozenset(vd.values))}")
         if not tests:  # no bounds to keep
             return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
-        # out of bounds: the fitter cuts (a cap) or raises a rule error
-        lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        # out of bounds: _fit cuts (a cap) or raises a rule error
+        lines += [f"if {' or '.join(tests)}:", f"    {v} = _fit({self.k(vd)}, {v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
     def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
@@ -159,7 +159,7 @@ class StmtGen:
             tests.append(f"{v} > {int(vd.max)}")
         if not tests:
             return [f"{row}[{key}] {_ASSIGN_OPS[s.op]} {val}"]
-        lines += [f"if {' or '.join(tests)}:", f"    {v} = {self.h(self.comp.fitter(vd))}({v})"]
+        lines += [f"if {' or '.join(tests)}:", f"    {v} = _fit({self.k(vd)}, {v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
     def s_CallStmt(self, s: N.CallStmt) -> list[str]:
@@ -190,9 +190,6 @@ class StmtGen:
             self.codes.pop()
             self.local_names.pop()
             self._inlining.discard(name)
-        if any("_L(" in ln for ln in body):
-            # A closure fallback reads every named local (`_L`), so none may be unbound there.
-            lines += [f"{names[i]} = None" for i in range(len(args), len(names))]
         return lines + body or ["pass"]
 
     def s_EndTurn(self, s) -> list[str]:

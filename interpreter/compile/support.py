@@ -1,13 +1,14 @@
 """What generated code calls as it runs: the helpers and the exceptions in its namespace.
 
 Owns the functions the generated source refers to by name (`_each`, `_work`,
-`_at`, `_best_of`, `_L`, ...; the builtins' own are lang/builtins.py's `run`), the few builtins it may use
-(`_SAFE_BUILTINS`), `EndTurn` and `EndGame`, and `_NOCONST`, the marker of an
-expression whose value is not known before the game runs (the closure
-compiler's and the code generator's constant folding share it).
+`_at`, `_best_of`, `_fit`, `_subsets`, ...; the builtins' own are
+lang/builtins.py's `run`), the few builtins it may use (`_SAFE_BUILTINS`),
+`EndTurn` and `EndGame`, and `_NOCONST`, the marker of an expression whose
+value is not known before the game runs (constant folding's, compiler.py).
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from ..lang.builtins import RuleError
@@ -82,14 +83,39 @@ class _Keys(dict):
         raise RuleError(f"'{k}' is not a key of '{self.name}' (keys: {', '.join(map(str, self))})")
 
 
-def _L(L: list | None, pairs: tuple, need: int = 0) -> list:
-    out = list(L) if L is not None else []
-    need = max([need] + [k + 1 for k, _ in pairs])
-    if len(out) < need:
-        out.extend([None] * (need - len(out)))
-    for k, v in pairs:
-        out[k] = v
-    return out
+def _fit(vd: Any, v: Any) -> Any:
+    """A value that breaks a variable's bounds (generated code tests them first): cut to the bound
+    (`clamp`) or a rule error; a text outside its variable's values is a rule error."""
+    if vd.type == "text" and vd.values:
+        if v not in vd.values:
+            raise RuleError(f"'{vd.name}' cannot be {v!r} (its values: {', '.join(vd.values)})")
+        return v
+    if vd.min is not None and v < vd.min:
+        if vd.clamp:
+            return vd.min
+        raise RuleError(f"'{vd.name}' would become {v}, below its minimum {vd.min}")
+    if vd.max is not None and v > vd.max:
+        if vd.clamp:
+            return vd.max
+        raise RuleError(f"'{vd.name}' would become {v}, above its maximum {vd.max}")
+    return v
+
+
+MAX_SUBSET_SOURCE = 16  # cards a `choose subset` lists every subset of
+
+
+def _subsets(st, L: list, slot: int, items: list, test, merge) -> list[list]:
+    """`choose subset`: every subset of `items` that passes the generated `test(st, L)` (which reads the
+    subset from `L[slot]`), smallest first; `merge` keeps one of each set of identical cards (interchange.py)."""
+    if len(items) > MAX_SUBSET_SOURCE:
+        raise RuleError(f"choose subset: {len(items)} cards is too many to list every subset")
+    found = []
+    for k in range(len(items) + 1):
+        for combo in combinations(items, k):
+            L[slot] = list(combo)
+            if test(st, L):
+                found.append(list(combo))
+    return merge(st, found)
 
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, "min": min, "abs": abs,

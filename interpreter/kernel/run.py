@@ -221,7 +221,7 @@ def _measured(game: Game, st) -> tuple:
     """The spec's measures of a finished engine game (as `lab.measures.measure` reads them: numbers, 0/1)."""
     from ..compile.compiler import Compiler
     c = Compiler(game.spec, game.options, game.readings)
-    return tuple(int(c.condition(m.value)(st, [None] * max(m.value.n_locals, 1))) for m in game.spec.measures.values())
+    return tuple(int(c.gen.condition(m.value)(st, [None] * max(m.value.n_locals, 1))) for m in game.spec.measures.values())
 
 
 def _encode(v: Any, g: ir.Game) -> int:

@@ -26,7 +26,7 @@ def compiled(game) -> list[tuple[str, Callable, int]]:
         out: list = []
     else:
         c = Compiler(spec, game.options, game.readings)
-        out = [(m.name, c.condition(m.value), max(m.value.n_locals, 1)) for m in spec.measures.values()]
+        out = [(m.name, c.gen.condition(m.value), max(m.value.n_locals, 1)) for m in spec.measures.values()]
     if len(_compiled) > 64:
         _compiled.clear()
     _compiled[id(game)] = (game, out)

@@ -81,7 +81,7 @@ def _readable(state: State, comp: Compiler, leaf: N.Expr, scratch: list) -> bool
     if not reads:
         return True
     try:
-        owners = tuple(None if r.owner is None else comp.expr(r.owner)(state, scratch[:]) for r in reads)
+        owners = tuple(None if r.owner is None else comp.gen.expression(r.owner)(state, scratch[:]) for r in reads)
     except Exception:  # an owner that needs context the whole condition gives it: any seat's
         owners = (None,) * len(reads)
     return state.pplayer in reads_seers(state, tuple((r.scope, r.rows) for r in reads), owners)
@@ -111,13 +111,13 @@ def explain(state: State, name: str, label: str) -> WhyNot:
         text = a.when.text.value
         scratch = [None] * (max(a.when.n_locals, 1) + 4)
         try:
-            refused = not comp.condition(a.when)(state, scratch)
+            refused = not comp.gen.condition(a.when)(state, scratch)
         except Exception as exc:  # the step budget ran out inside it (Stalled), a rule error ...
             return WhyNot(name, label, [f"`{text.strip()}` cannot be worked out now ({exc})"], a.rule, where, values)
         if refused:
             for part in _conjuncts(a.when.ast):
                 try:
-                    false = not comp.expr(part)(state, scratch[:])
+                    false = not comp.gen.expression(part)(state, scratch[:])
                 except Exception:
                     continue
                 if false:
@@ -132,7 +132,7 @@ def explain(state: State, name: str, label: str) -> WhyNot:
                                 values.append(item)
                             continue
                         try:
-                            v = comp.expr(leaf)(state, scratch[:])
+                            v = comp.gen.expression(leaf)(state, scratch[:])
                         except Exception:  # a leaf may need context the whole condition gives it
                             continue
                         ty = leaf.ty if leaf.ty is not None else T.ANY
@@ -158,13 +158,13 @@ def _no_values(state: State, comp, a) -> list[str]:
         return [f"no value of `{n}` can be chosen now (`{c.text.value.strip()}`)" for n, c in params]
     size = max(max(code.n_locals for _n, code in params), len(params)) + 4
     first, code = params[0]
-    values = list(comp.ccoll(code.ast)(state, [None] * size))
+    values = list(comp.gen.collection(code.ast)(state, [None] * size))
     if not values:
         return [f"no value of `{first}` can be chosen now (`{code.text.value.strip()}` is empty)"]
     if len(params) == 1:
         return []
     second, code2 = params[1]
-    f2 = comp.ccoll(code2.ast)
+    f2 = comp.gen.collection(code2.ast)
     shown = ", ".join(state.g.show(v, _element(params[0][1].ast.ty)) for v in values[:6])
     for v in values:
         scratch = [None] * size

@@ -282,7 +282,7 @@ CODE_FIELDS = ("setup", "first", "turn", "phases", "actions", "procedures", "fun
 
 def self_calling(calls: dict[str, set[str]]) -> set[str]:
     """The names that reach themselves in a call graph (`calls`: each procedure -> the ones it calls),
-    directly or through others: the closure compiler and the kernel both refuse to inline those."""
+    directly or through others: the code generator and the kernel both refuse to inline those."""
     found = set()
     for name in calls:
         seen, todo = set(), list(calls[name])

@@ -101,14 +101,14 @@ class Game:
         self.secret_vars = any(v != "public" for v in self.gvar_vis + self.pvar_vis)
         self.sight: dict[tuple[int, int], list[bool]] = {}  # (players, seat) -> zones it may look into (redact.py)
         self.triggers = c.triggers
-        self.skip_if = c.condition(spec.skip_if)  # players passed over when the turn passes
+        self.skip_if = c.gen.condition(spec.skip_if)  # players passed over when the turn passes
         self.setup = c.program("setup", spec.setup)
-        self.first = None if isinstance(spec.first, str) else c.condition(spec.first)
-        self.end_when = c.condition(spec.end_when)
+        self.first = None if isinstance(spec.first, str) else c.gen.condition(spec.first)
+        self.end_when = c.gen.condition(spec.end_when)
         self.end_always = spec.end_check == "always"
-        self.winners_fn = c.condition(spec.winners)
+        self.winners_fn = c.gen.condition(spec.winners)
         self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
-        self.invariants = {n: c.condition(code) for n, code in spec.invariants.items()}
+        self.invariants = {n: c.gen.condition(code) for n, code in spec.invariants.items()}
         self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
                            [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
                            [spec.end_when.n_locals if spec.end_when else 0,
@@ -166,7 +166,7 @@ class Game:
         for k, ph in enumerate(phases):
             repeat = ph.repeat if ph else 1
             tp = self._turn(c, ph.turn if ph else spec.turn)
-            again = c.condition(ph.while_) if ph else None
+            again = c.gen.condition(ph.while_) if ph else None
             start = c.program(f"phase {ph.name} start", ph.start) if ph else None
             endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
             name = ph.name if ph else None

@@ -291,7 +291,7 @@ def run_example(spec: Spec, ex: Example) -> Outcome:
         _check_offered(st, ex)
         comp = Compiler(spec, game.options, game.readings)
         for code in ex.expect:
-            f = comp.condition(code)
+            f = comp.gen.condition(code)
             try:
                 holds = f(st, [None] * max(code.n_locals, 1))
             except RuleError as exc:
