@@ -34,7 +34,7 @@ from .flow import Together  # noqa: F401  (imported from here before the split)
 
 
 class PyGen(FlowGen, ExprGen, StmtGen):
-    """Emits source for one compiled game; `build()` turns it into functions."""
+    """Emits source for one compiled game and compiles it (`define`) into functions."""
 
     def __init__(self, comp, shortcuts: bool = True):
         self.comp = comp  # the Compiler: its tables (props, boards, keyed slots) and constant folding
@@ -51,7 +51,7 @@ class PyGen(FlowGen, ExprGen, StmtGen):
                                    "_takewhile": itertools.takewhile,
                                    "__builtins__": _SAFE_BUILTINS}
         # Each builtin's meaning (lang/builtins.py), as `B_<name>`; builtin names are identifiers of that table.
-        self.ns.update({f"B_{name}": b.run for name, b in BUILTINS.items() if name.isidentifier()})
+        self.ns.update({f"B_{name}": b.run for name, b in BUILTINS.items()})
         self.ns.update(boards.CODEGEN_HELPERS)
         self._n = 0
         self.local_names: list[dict[int, str]] = [{}]

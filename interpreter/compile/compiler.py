@@ -14,7 +14,8 @@ tree and these tables.
 
 `Program`, the shape of a compiled expression (`Fn`) and the kinds of
 pending decision (ACTION, VALUE, OPTION, SUBSET) are program.py's: the
-engine, the agents and the faces import them from there or from here.
+engine, the agents and the faces import them from there (`Program` and the
+kinds also from here).
 """
 from __future__ import annotations
 

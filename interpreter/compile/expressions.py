@@ -179,12 +179,11 @@ class ExprGen:
         name, a = e.ref[1], e.args
         if name == "count":
             return "st.n" if _is_players_count(e) else f"len({self.coll(a[0])})"
-        if name == "top":
-            z = self.expr(a[0])
+        if name == "top":  # a zone cheap to work out twice: no call when it has cards
             if isinstance(a[0], N.Name) or isinstance(a[0], N.Attr) and isinstance(a[0].obj, N.Name):
-                # cheap to work out twice: no call when the zone has cards
+                z = self.expr(a[0])
                 return f"(st.zones[{z}][-1] if st.zones[{z}] else B_top(st, {z}))"
-            return None
+            return None  # nothing generated yet: the general form generates its argument once
         if name == "empty":
             return f"(not {self.coll(a[0])})"
         if name == "sum" and len(a) == 2 and a[0].ty is T.ZONE and a[1].ref[0] == "prop" and a[1].ref[1] in self.comp.summed:
