@@ -1052,13 +1052,7 @@ class Emitter:
         call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
-        call_block(g.setup)
-        if g.first is None:
-            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
-            self.line("_chance(st, 0)")
-            self.line(f"_chance(st, st[{Y.CUR}])")
-        else:
-            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.setup(g, call_block)
         for k, ph in enumerate(g.phases):
             rounds = self.tmp("k")
             self.line(f"{rounds} = 0")
@@ -1088,6 +1082,17 @@ class Emitter:
         self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    def setup(self, g: ir.Game, call_block) -> None:
+        """The setup block and the first player (drawn by chance unless the spec names one); the resumable
+        flow (search_emit.py) emits the very same lines."""
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
 
     def start_of_turn(self, g: ir.Game, ph, call_block) -> None:
         """A turn's start: the next player named by the last turn, the turn count and step budget, the

@@ -478,6 +478,23 @@ def _around(st, x, first, count):
     return out[:n]
 '''
 
+GAME_ROW = '''        out[g, 0] = st[STATUS]
+        out[g, 1] = st[TURN]
+        out[g, 2] = st[DECISIONS]
+        out[g, 3] = st[STEPS]
+        out[g, 4] = st[ERR]
+        out[g, 5] = st[NCH]
+        out[g, 6] = st[NCC]
+        for p in range(MP):
+            out[g, 7 + p] = st[WIN + p]
+            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+        for r in range(NREAD):
+            out[g, 7 + 2 * MP + r] = st[COV + r]
+        if st[STATUS] == 1 and NMEAS > 0:
+            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
+'''
+"""Game g's row of `out` (layout.out_columns), in both batch drivers (this one and search_prelude.py's)."""
+
 DRIVER = '''
 @njit(cache=True)
 def batch(st0, par, seeds, out, rch, rcc):
@@ -496,21 +513,7 @@ def batch(st0, par, seeds, out, rch, rcc):
         st[NCH] = 0
         st[NCC] = 0
         play(st)
-        out[g, 0] = st[STATUS]
-        out[g, 1] = st[TURN]
-        out[g, 2] = st[DECISIONS]
-        out[g, 3] = st[STEPS]
-        out[g, 4] = st[ERR]
-        out[g, 5] = st[NCH]
-        out[g, 6] = st[NCC]
-        for p in range(MP):
-            out[g, 7 + p] = st[WIN + p]
-            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
-        for r in range(NREAD):
-            out[g, 7 + 2 * MP + r] = st[COV + r]
-        if st[STATUS] == 1 and NMEAS > 0:
-            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
-    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
+''' + GAME_ROW + '''    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
     # must not outlive it.
     rch[:] = w[RCH:RCH + rch.shape[0]]
     rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]

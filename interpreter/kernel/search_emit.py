@@ -44,6 +44,7 @@ from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
 MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+TIMED_NODES = 1 << 20  # the tree of an mcts search with a time budget holds this many nodes at most (a full tree stops it)
 A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
@@ -145,13 +146,7 @@ class SearchEmitter(Emitter):
         self.line("if res == 0:")
         self.depth += 1
         self.line("pass")
-        call_block(g.setup)
-        if g.first is None:
-            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
-            self.line("_chance(st, 0)")
-            self.line(f"_chance(st, st[{Y.CUR}])")
-        else:
-            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.setup(g, call_block)
         self.depth -= 1
         for k, ph in enumerate(g.phases):
             self.line(f"if res == 0 or {PH} == {k}:")
@@ -233,7 +228,8 @@ class SearchEmitter(Emitter):
                 ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
                 ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
                 ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
-                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET))),
+                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET),
+                ("TIMED_NODES", TIMED_NODES))),
             "REWARD_ONE = 1073741824.0",
             f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",

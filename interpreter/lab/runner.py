@@ -31,7 +31,7 @@ class GameSpec:
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
     coverage: bool = False  # count which rules, branches and readings run (slower)
-    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel; random, greedy and mcts)
+    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel; every agent of the registry)
 
     def load(self) -> Game:
         from ..runtime.pipeline import load_game
