@@ -1058,12 +1058,7 @@ class Emitter:
             self.line(f"{rounds} = 0")
             self.line("while True:")
             self.depth += 1
-            self.line(f"if {rounds} >= {int(ph.repeat)}:")
-            self.line("    break")
-            if ph.while_ is not None:
-                self.line(f"if not {self.ex(ph.while_)}:")
-                self.line("    break")
-            call_block(ph.start)
+            self.round_start(ph, str(rounds), call_block)
             begun = self.tmp("t")
             self.line(f"{begun} = st[{Y.TURN}]")  # a phase without `until` is one round: a turn for each player
             # the turn cycle
@@ -1082,6 +1077,16 @@ class Emitter:
         self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    def round_start(self, ph, rounds: str, call_block) -> None:
+        """A round of phase `ph`: the phase ends when its rounds are done or its `while` fails, else its start
+        block runs (`rounds`: where the rounds are counted). The resumable flow emits the very same lines."""
+        self.line(f"if {rounds} >= {int(ph.repeat)}:")
+        self.line("    break")
+        if ph.while_ is not None:
+            self.line(f"if not {self.ex(ph.while_)}:")
+            self.line("    break")
+        call_block(ph.start)
 
     def setup(self, g: ir.Game, call_block) -> None:
         """The setup block and the first player (drawn by chance unless the spec names one); the resumable

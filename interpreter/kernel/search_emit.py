@@ -158,12 +158,7 @@ class SearchEmitter(Emitter):
             self.depth += 1
             self.line("if res == 0:")
             self.depth += 1
-            self.line(f"if {RND} >= {int(ph.repeat)}:")
-            self.line("    break")
-            if ph.while_ is not None:
-                self.line(f"if not {self.ex(ph.while_)}:")
-                self.line("    break")
-            call_block(ph.start)
+            self.round_start(ph, RND, call_block)
             self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
             self.depth -= 1
             self.line("while True:")

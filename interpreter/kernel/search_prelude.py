@@ -379,41 +379,40 @@ def _snap(st, kind):
 
 
 @njit(cache=True)
+def _at_snapshot(dst, st, i):
+    """`dst` (the real game, or a search's copy) set back to the real game's snapshot, to replay the choices
+    since from the first and resume the paused decision with option i."""
+    dst[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    dst[AG + A_PH] = st[AG + A_SNAPK + 100]
+    dst[AG + A_RND] = st[AG + A_SNAPK + 101]
+    dst[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
+    dst[AG + A_RES] = st[AG + A_SNAPK]
+    dst[AG + A_KPRE] = 0
+    dst[AG + A_PEND] = 1
+    dst[AG + A_PAUSED] = 0
+    dst[AG + A_FORCE] = i
+
+
+@njit(cache=True)
 def _resume_real(st, i):
     """The real game again from its snapshot, the choices since replayed, then option i at the paused decision."""
     arng, nch, ncc = st[ARNG], st[NCH], st[NCC]
-    st[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    _at_snapshot(st, st, i)
     st[ARNG], st[NCH], st[NCC] = arng, nch, ncc
-    st[AG + A_PH] = st[AG + A_SNAPK + 100]
-    st[AG + A_RND] = st[AG + A_SNAPK + 101]
-    st[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
-    st[AG + A_RES] = st[AG + A_SNAPK]
-    st[AG + A_KPRE] = 0
-    st[AG + A_PEND] = 1
-    st[AG + A_FORCE] = i
     st[AG + A_SAVECC] = st[PAR + 3]
     st[PAR + 3] = 0
-    st[AG + A_PAUSED] = 0
     play(st)
 
 
 @njit(cache=True)
 def _start_copy(st, sim, me, i, deal, seed, sub):
     """A search's copy of the real game's paused decision: replayed there, then dealt, then option i."""
-    sim[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    _at_snapshot(sim, st, i)
     npre = st[AG + A_NPRE]
     sim[AG + A_PRE:AG + A_PRE + npre] = st[AG + A_PRE:AG + A_PRE + npre]
     sim[AG + A_NPRE] = npre
-    sim[AG + A_KPRE] = 0
-    sim[AG + A_PH] = st[AG + A_SNAPK + 100]
-    sim[AG + A_RND] = st[AG + A_SNAPK + 101]
-    sim[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
-    sim[AG + A_RES] = st[AG + A_SNAPK]
     sim[AG + A_MODE] = 1
-    sim[AG + A_PEND] = 1
-    sim[AG + A_PAUSED] = 0
     sim[AG + A_ME] = me
-    sim[AG + A_FORCE] = i
     sim[AG + A_DEAL] = deal
     sim[AG + A_SEED] = seed
     sim[AG + A_SUB] = sub
