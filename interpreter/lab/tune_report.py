@@ -70,9 +70,8 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
 
 
 def _cell(e) -> str:
-    t = e.target
-    text = f"{html.escape(t.show(e.mean))} [{html.escape(t.show(e.lo))}, {html.escape(t.show(e.hi))}]"
-    return text if t.objective else f"<span class='{e.verdict}'>{text} {e.verdict}</span>"
+    text = html.escape(e.shown)
+    return text if e.target.objective else f"<span class='{e.verdict}'>{text} {e.verdict}</span>"
 
 
 def _table(rep, search) -> str:
@@ -100,6 +99,12 @@ def _table(rep, search) -> str:
             "<th>games</th><th>stopped</th></tr>" + "".join(rows) + "</table>")
 
 
+def plot_name(rep, search, k: int) -> str:
+    """The file of the plot of target k under one policy's search (the table's tune page shows it too)."""
+    prefix = f"{_slug(search.policy)}-" if len(rep.searches) > 1 else ""
+    return f"{prefix}target-{k + 1}-{_slug(rep.targets[k].measure)}.png"
+
+
 def _files(plt, rep, directory: str) -> list[str]:
     esc = html.escape
     names: list[str] = []
@@ -121,14 +126,13 @@ def _files(plt, rep, directory: str) -> list[str]:
         parts.append("<h2>Who plays</h2><ul>" + "".join(f"<li class='flag'>{esc(n)}</li>" for n in rep.sensitivity)
                      + "</ul>")
     for search in rep.searches:
-        prefix = f"{_slug(search.policy)}-" if len(rep.searches) > 1 else ""
         best = search.best
         how = "every variant" if search.mode == "exhaustive" else f"{len(search.candidates)} variants chosen by Optuna"
         parts.append(f"<h2 id='{esc(_slug(search.policy))}'>{esc(search.policy)} players</h2>"
                      f"<p>{how}; {search.games:,} games; {search.seconds:.1f} s. Best: "
                      f"<b>{esc(best.label) if best else 'none'}</b> (meets: {best.meets if best else '-'}).</p>")
         for k, t in enumerate(rep.targets):
-            png = f"{prefix}target-{k + 1}-{_slug(t.measure)}.png"
+            png = plot_name(rep, search, k)
             _plot(plt, rep, search, k, os.path.join(directory, png))
             names.append(png)
             parts.append(f"<h3>{esc(t.text)}</h3><img src='{esc(png)}' alt='{esc(t.text)} across the searched "
