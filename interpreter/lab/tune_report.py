@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import textwrap
 
 from .report import _STYLE, _plt, _slug, write_folder
 from .targets import INSIDE, OUTSIDE, UNDECIDED
@@ -33,10 +34,6 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
         values = (sorted(axis.values) if all(isinstance(v, int) and not isinstance(v, bool) for v in axis.values)
                   else list(axis.values))  # numbers in order along the axis; names as declared
         pos = {v: j for j, v in enumerate(values)}
-        if not target.objective:
-            lo = target.lo if target.lo is not None else -1e18
-            hi = target.hi if target.hi is not None else 1e18
-            ax.axhspan(lo, hi, color="#d5f5e3", lw=0, zorder=0)
         for n, c in enumerate(cands):
             v = c.options[axis.name] if axis.kind == "option" else c.readings[axis.name]
             e = c.estimates[k]
@@ -59,11 +56,18 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
             ends = [b for b in (target.lo, target.hi) if b is not None]
             ax.set_ylim(min(vals + ends) - 0.05 * (max(vals + ends) - min(vals + ends) or 1),
                         max(vals + ends) + 0.05 * (max(vals + ends) - min(vals + ends) or 1))
+        if not target.objective:  # the band; an open end drawn just past the view (Agg mis-draws a span to 1e18)
+            bottom, top = ax.get_ylim()
+            room = top - bottom or 1.0
+            ax.axhspan(target.lo if target.lo is not None else bottom - room,
+                       target.hi if target.hi is not None else top + room, color="#d5f5e3", lw=0, zorder=0)
+            ax.set_ylim(bottom, top)
     for j in range(len(axes), rows * cols):
         grid[j // cols][j % cols].axis("off")
     what = "lower is better" if target.direction == "min" else "higher is better" if target.direction == "max" \
         else "green band: the target; green points inside it, red outside, purple undecided"
-    fig.suptitle(f"{target.text} ({search.policy} players): {what}", fontsize=10)
+    title = f"{target.text} ({search.policy} players): {what}"
+    fig.suptitle(textwrap.fill(title, 50 * cols), fontsize=10)  # one panel is narrow: the title wraps, not clips
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

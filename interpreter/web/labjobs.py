@@ -183,6 +183,8 @@ class LabJobs:
         return os.path.join(job.folder, name)
 
     def close(self) -> None:
+        for job in list(self.jobs.values()):  # the one running stops at its next batch
+            job.stop.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
         shutil.rmtree(self.root, ignore_errors=True)
 

@@ -18,6 +18,7 @@ The routes are app.py's; the queue labjobs.py's.
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import os
 from dataclasses import dataclass
@@ -78,6 +79,12 @@ def _int(d: dict, key: str, default: int, lo: int, hi: int, what: str) -> int:
     return v
 
 
+def _sent(v: Any) -> str:
+    """What the page sent, as JSON (50, "50" and true told apart), cut short."""
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _same_value(sent: Any, declared: Any) -> bool:
     """A value the page sent is a declared one: the same type (a number for a number, never true for 1)."""
     if isinstance(sent, bool) or isinstance(declared, bool):
@@ -98,7 +105,7 @@ def _axes(raw: Any, spec) -> list[Axis]:
     for item in raw:
         name = item.get("name") if isinstance(item, dict) else None
         if not isinstance(name, str) or name not in names:
-            raise Bad(400, f"vary: {str(name)[:60]!r} is no option or ambiguity of {spec.name} "
+            raise Bad(400, f"vary: {_sent(name)} is no option or ambiguity of {spec.name} "
                            f"(it has: {', '.join(names)})")
         if name in spec.options and name in spec.ambiguities:
             raise Bad(400, f"vary: '{name}' is both an option and an ambiguity of {spec.name}")
@@ -114,7 +121,7 @@ def _axes(raw: Any, spec) -> list[Axis]:
                 raise Bad(400, f"vary: the values of {name} must be some of: {', '.join(map(str, declared))}")
             for v in sent:
                 if not any(_same_value(v, d) for d in declared):
-                    raise Bad(400, f"vary: {str(v)[:60]!r} is not a{' value' if kind == 'option' else 'n interpretation'}"
+                    raise Bad(400, f"vary: {_sent(v)} is not a{' value' if kind == 'option' else 'n interpretation'}"
                                    f" of {name} (it takes {', '.join(map(str, declared))})")
             values = [d for d in declared if any(_same_value(v, d) for v in sent)]  # declared order, once each
         axes.append(Axis(name, kind, values))
@@ -142,7 +149,7 @@ def read_tune(d: Any, specs: dict, max_variants: int, max_games_cap: int) -> Tun
         raise Bad(400, "the request body must be a JSON object")
     sid = d.get("spec")
     if not isinstance(sid, str) or sid not in specs:
-        raise Bad(400, f"unknown spec {str(sid)[:60]!r}: this server serves {', '.join(specs)}")
+        raise Bad(400, f"unknown spec {_sent(sid)}: this server serves {', '.join(specs)}")
     spec = specs[sid].spec
     players = d.get("players", max(spec.min_players, 2))
     if type(players) is not int or not spec.min_players <= players <= spec.max_players:
