@@ -435,12 +435,15 @@ $("log-file").addEventListener("change", async (ev) => {
 });
 
 // -- the ambiguity lab ------------------------------------------------------------------------
+function fitPlayers(input, s) {  // the spec's player range; out of it, two players (or the nearest allowed)
+  input.min = s.min_players; input.max = s.max_players;
+  if (+input.value < s.min_players || +input.value > s.max_players) input.value = Math.max(s.min_players, Math.min(2, s.max_players));
+}
+
 function buildLab() {
   const s = currentSpec("lab-spec");
   if (!s) return;
-  const pl = $("lab-players");
-  pl.min = s.min_players; pl.max = s.max_players;
-  if (+pl.value < s.min_players || +pl.value > s.max_players) pl.value = Math.max(s.min_players, Math.min(2, s.max_players));
+  fitPlayers($("lab-players"), s);
   const box = $("lab-ambiguities");
   box.replaceChildren(el("legend", { text: "Ambiguities" }));
   for (const a of s.ambiguities)
@@ -543,9 +546,7 @@ function renderReport(job) {
 function buildTune() {
   const s = currentSpec("tune-spec");
   if (!s) return;
-  const pl = $("tune-players");
-  pl.min = s.min_players; pl.max = s.max_players;
-  if (+pl.value < s.min_players || +pl.value > s.max_players) pl.value = Math.max(s.min_players, Math.min(2, s.max_players));
+  fitPlayers($("tune-players"), s);
   const box = $("tune-vary");
   box.replaceChildren(el("legend", { text: "What may vary" }));
   for (const o of s.options) box.append(varyRow(o.name, "option", o.label || o.rule || "", o.values, o.default));
