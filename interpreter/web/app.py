@@ -146,8 +146,7 @@ class TableApp:
         self.sessions: "OrderedDict[str, Session]" = OrderedDict()
         self.lock = threading.Lock()
         self.compiled: "OrderedDict[tuple, Game]" = OrderedDict()
-        self.lab = LabJobs(self.limits.lab_jobs, self.limits.lab_games, self.limits.lab_jobs_per_session,
-                           stamps=_stamps)
+        self.lab = LabJobs(self.limits.lab_jobs, self.limits.lab_jobs_per_session, stamps=_stamps)
         self.sealer = Sealer(key)
         self.workers = threading.BoundedSemaphore(self.limits.workers)
         self.preloaded = [parse_log(name, text, specs, self.game, self.limits.log_choices) for name, text in logs]

@@ -94,10 +94,9 @@ Task = Callable[[Job, str], None]
 
 
 class LabJobs:
-    def __init__(self, max_jobs: int = 3, max_games: int = 2000, per_owner: int = 1, keep: int = 20,
-                 stamps: Callable[[Any], tuple] | None = None):
-        self.max_jobs, self.max_games, self.per_owner, self.keep = max_jobs, max_games, per_owner, keep
-        self.stamps = stamps  # stamps(paths): the files as they are now (see app._stamps); None: not checked
+    def __init__(self, max_jobs: int = 3, per_owner: int = 1, keep: int = 20, *, stamps: Callable[[Any], tuple]):
+        self.max_jobs, self.per_owner, self.keep = max_jobs, per_owner, keep
+        self.stamps = stamps  # stamps(paths): the files as they are now (app._stamps), to compare with Served.stamps
         self.jobs: "OrderedDict[str, Job]" = OrderedDict()
         self.lock = threading.Lock()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulewright-lab")
@@ -110,9 +109,10 @@ class LabJobs:
         """Queue `task` on `served` (app.Served), checked first against the files it was read from."""
         with self.lock:
             if self.active() >= self.max_jobs:
-                raise LabBusy(f"{self.max_jobs} lab runs are already waiting or running; try again when one ends")
+                raise LabBusy(f"{self.max_jobs} lab runs or searches are already waiting or running; try again "
+                              "when one ends")
             if self.active(owner) >= self.per_owner:
-                raise LabBusy(f"this browser already has {self.per_owner} lab run waiting or running; "
+                raise LabBusy(f"this browser already has {self.per_owner} lab run or search waiting or running; "
                               "try again when it ends (or stop it)")
             job = Job(uuid.uuid4().hex[:16], owner, kind, request, unit, total=total)
             self.jobs[job.id] = job
@@ -143,8 +143,6 @@ class LabJobs:
                 shutil.rmtree(j.folder, ignore_errors=True)
 
     def _stale(self, served: Any) -> None:
-        if self.stamps is None:
-            return
         now = self.stamps(served.spec.doc.sources)
         if now != served.stamps or not all(regular for *_, regular in now):
             changed = [p for (p, *a), (_, *b) in zip(now, served.stamps) if a != b] or [served.path]

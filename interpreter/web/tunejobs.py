@@ -171,11 +171,6 @@ def read_tune(d: Any, specs: dict, max_variants: int, max_games_cap: int) -> Tun
     return TuneRequest(sid, players, seed, axes, targets, list(agents), games, max_games, space, max_variants)
 
 
-def variant_name(served) -> str:
-    """The downloaded variant's file name (meant to be saved beside the served spec: its `extends:` says so)."""
-    return f"{served.id}-tuned.yaml"
-
-
 def tune_task(served, req: TuneRequest) -> Task:
     def run(job: Job, folder: str) -> None:
         from ..lab.report import ReportError
@@ -203,7 +198,7 @@ def tune_task(served, req: TuneRequest) -> Task:
             job.note = f"no plots: {exc}"
         best = rep.best
         if best is not None and best.meets != "false":
-            name = variant_name(served)
+            name = f"{served.id}-tuned.yaml"  # to be saved beside the served spec: its `extends:` names it so
             out_path = os.path.join(os.path.dirname(os.path.abspath(served.path)), name)
             text = variant_yaml(rep, best, out_path)
             problems = check_variant(text, out_path)
