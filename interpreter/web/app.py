@@ -523,7 +523,8 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         return job
 
     def job_routes(kind: str) -> list[Route]:
-        """A job's progress and report, its stopping, its files (a lab run's: only its plots) and downloads."""
+        """A job's progress and report, its files (a lab run's: only its plots); a search's stopping (between
+        batches: a lab run plays its games in one) and downloads."""
         async def status(request: Request) -> Response:
             return respond(request, job_of(request, kind).as_dict())
 
@@ -548,9 +549,11 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
             return Response(text, media_type="application/yaml", headers={
                 "cache-control": "no-store", "content-disposition": f'attachment; filename="{name}"'})
         base = f"/api/{kind}/{{jid}}"
+        if kind == "lab":
+            return [Route(base, status, methods=["GET"]), Route(base + "/plots/{name}", file, methods=["GET"])]
         return [Route(base, status, methods=["GET"]), Route(base + "/cancel", cancel, methods=["POST"]),
-                Route(base + ("/plots/{name}" if kind == "lab" else "/report/{name}"), file, methods=["GET"]),
-                *([Route(base + "/downloads/{name}", download, methods=["GET"])] if kind == "tune" else [])]
+                Route(base + "/report/{name}", file, methods=["GET"]),
+                Route(base + "/downloads/{name}", download, methods=["GET"])]
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if isinstance(exc, Bad):

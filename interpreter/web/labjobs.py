@@ -10,7 +10,8 @@ verdicts and fields generically, whatever strings and fields the lab gives),
 the files it wrote into its own temporary folder (plots, a report page) and
 the texts it offers for download, each served only by a name the job itself
 listed. A job may be stopped: a queued one at once, a running one when it
-next reports progress or starts a batch. Old finished jobs are forgotten
+next reports progress or starts a batch (a search between its batches; the
+page offers no Stop for a lab run, whose fixed games are one batch). Old finished jobs are forgotten
 (and their folders removed) past `keep`.
 
 What a job does is its task's (`Task`): `ambiguity_task` here (the lab's

@@ -460,15 +460,16 @@ $("lab-form").addEventListener("submit", async (ev) => {
   if (job) runJob("lab", job, renderReport);
 });
 
-// A lab run or a search: the same queue on the server, the same progress bar and Stop button here.
+// A lab run or a search: the same queue on the server, the same progress bar here; a search has a Stop
+// button (it stops between batches; a lab run plays its games in one batch, so it has none).
 function runJob(kind, job, render) {
   $(`${kind}-start`).disabled = true;
-  $(`${kind}-cancel`).hidden = false;
-  $(`${kind}-cancel`).disabled = false;
-  $(`${kind}-cancel`).onclick = async () => {
-    $(`${kind}-cancel`).disabled = true;
-    await api("POST", `/api/${kind}/${job.id}/cancel`, {});
-  };
+  const stop = $(`${kind}-cancel`);
+  if (stop) {
+    stop.hidden = false;
+    stop.disabled = false;
+    stop.onclick = async () => { stop.disabled = true; await api("POST", `/api/${kind}/${job.id}/cancel`, {}); };
+  }
   $(`${kind}-progress`).hidden = false;
   $(`${kind}-report`).hidden = true;
   pollJob(kind, job.id, render);
@@ -476,7 +477,7 @@ function runJob(kind, job, render) {
 
 async function pollJob(kind, id, render) {
   const job = await api("GET", `/api/${kind}/${id}`);
-  const over = () => { $(`${kind}-start`).disabled = false; $(`${kind}-cancel`).hidden = true; };
+  const over = () => { $(`${kind}-start`).disabled = false; if ($(`${kind}-cancel`)) $(`${kind}-cancel`).hidden = true; };
   if (!job) { over(); return; }
   $(`${kind}-bar`).max = job.total || 1;
   $(`${kind}-bar`).value = job.done;
