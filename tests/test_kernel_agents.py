@@ -239,8 +239,11 @@ def test_simulate_and_run_play_search_agents_on_the_kernel():
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["engine"] == "kernel" and d["games"] == 60 and "engine_note" not in d, d.get("engine_note")
-    r = CliRunner().invoke(cli, ["simulate", "games/stun.yaml", "-p", "2", "-g", "5", "--agent", "1=cautious", "--engine", "kernel", "--json"])
-    assert r.exit_code == 0 and json.loads(r.stdout)["engine"] == "kernel" and "engine_note" not in json.loads(r.stdout)
+    r = CliRunner().invoke(cli, ["simulate", "games/stun.yaml", "-p", "2", "-g", "5", "--agent", "1=cautious",
+                                 "--engine", "kernel", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["engine"] == "kernel" and "engine_note" not in d
     # `run --engine kernel` narrates the search kernel's game (its record replayed in the engine)
     game = load_game("games/stun.yaml")
     seed = 9

@@ -78,8 +78,8 @@ class SearchKernel:
         for scope in ("global", "player"):
             for vd in spec.vars[scope].values():
                 if getattr(vd, "visible", "public") != "public":  # its determinization would leak the value
-                    raise Unsupported(f"a hidden variable (`{vd.name}`, `visible: {vd.visible}`) with search agents is not yet "
-                                      "on the kernel", span=getattr(vd, "span", None))
+                    raise Unsupported(f"a hidden variable (`{vd.name}`, `visible: {vd.visible}`) with search agents "
+                                      "is not yet on the kernel", span=getattr(vd, "span", None))
         lw = Lowerer(spec)
         g = lw.game()
         h = spec.heuristic

@@ -1,7 +1,8 @@
 """The search kernel's generator: the random-play kernel (emit.py) made able to stop at a decision and resume.
 
-Owns a second kernel module per spec, for games with search agents (`greedy`; agents.py runs them). Its
-game code is emit.py's, with three changes, made by overriding the emitter rather than copying it:
+Owns a second kernel module per spec, for games with search agents (`greedy`, `cautious`, `mcts`, and the
+fixed `first` and `last`; agents.py runs them). Its game code is emit.py's, with three changes, made by
+overriding the emitter rather than copying it:
 
 - every pick goes through `_apick(st, n, who)`, which knows who chooses: a random seat picks as the
   random kernel does; a search seat's decision *pauses* the game (every function returns at once);
@@ -44,7 +45,7 @@ from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
 MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
-TIMED_NODES = 1 << 20  # the tree of an mcts search with a time budget holds this many nodes at most (a full tree stops it)
+TIMED_NODES = 1 << 20  # nodes at most in the tree of an mcts search with a time budget (a full tree stops it)
 A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
