@@ -228,7 +228,11 @@ class Emitter:
 
     def x_CellPart(self, x: ir.CellPart) -> str:
         c = self.ex(x.cell)
-        return f"(({c}) // {self.maxc} + 1)" if x.part == "row" else f"(({c}) % {self.maxc} + 1)"
+        if x.part == "column":
+            return f"(({c}) % {self.maxc} + 1)"
+        if self.g.boards[0].bottom:  # numbered from the bottom: the last row drawn is row 1
+            return f"(st[{self.PAR + self.Y.board}] - ({c}) // {self.maxc})"
+        return f"(({c}) // {self.maxc} + 1)"
 
     def x_BoardRef(self, x: ir.BoardRef) -> str:
         return str(int(x.index))
@@ -248,6 +252,14 @@ class Emitter:
         for j, it in enumerate(x.items):
             self.line(f"{t}[{j}] = {self.ex(it)}")
         return t
+
+    def x_Concat(self, x: ir.Concat) -> str:
+        """Texts joined: each side's place among the values lowering listed, then that pair's joined text."""
+        lefts, rights = sorted({a for a, _b in x.table}), sorted({b for _a, b in x.table})
+        pl = self.const_array(tuple(lefts.index(v) if v in lefts else -1 for v in range(lefts[-1] + 1)))
+        pr = self.const_array(tuple(rights.index(v) if v in rights else -1 for v in range(rights[-1] + 1)))
+        joined = self.const_array(tuple(x.table[a, b] for a in lefts for b in rights))
+        return f"_join_text(st, {pl}, {pr}, {joined}, {len(rights)}, {self.ex(x.left)}, {self.ex(x.right)})"
 
     def x_Unary(self, x: ir.Unary) -> str:
         v = self.ex(x.operand)
@@ -599,7 +611,10 @@ class Emitter:
         if n == "cells":
             return f"_cells(st, {self.ex(a[0])})"
         if n == "cell":
-            return f"_cell(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
+            b, r = self.ex(a[0]), self.ex(a[1])
+            if self.g.boards[0].bottom:  # the row as drawn (a row off the board stays off it)
+                r = f"st[{self.PAR + self.Y.board} + 2 * {b}] + 1 - ({r})"
+            return f"_cell(st, {b}, {r}, {self.ex(a[2])})"
         if n == "on_board":
             return f"_on_board(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
         if n == "step":
@@ -616,7 +631,36 @@ class Emitter:
             return f"_around(st, {self.ex(a[0])}, 0, 4)"
         if n == "diagonals":
             return f"_around(st, {self.ex(a[0])}, 4, 4)"
+        if n == "forward":
+            w = max([len(b.forward) for b in self.g.boards] + [1])
+            fw = self.const_array(tuple(b.forward[p] if p < len(b.forward) else -1
+                                        for b in self.g.boards for p in range(w)))
+            return f"_forward(st, {fw}, {w}, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n in ("player_roll", "secret_roll", "player_dice", "secret_dice"):  # dice rolled as a seat
+            return f"_{'roll' if n.endswith('roll') else 'dice'}_as(st, {', '.join(self.ex(y) for y in a)})"
+        if n in ("team", "partner", "teammates", "opponents"):
+            sides, members = self.side_tables(x)
+            p = self.ex(a[0])
+            if n == "team":
+                return f"(_side(st, {sides}, {p}) + 1)"
+            if n == "opponents":
+                return f"_opponents(st, {sides}, {p})"
+            return f"_{'partner' if n == 'partner' else 'members'}(st, {sides}, {members}, {p})"
         raise self.no(f"the builtin {n}()", x)
+
+    def side_tables(self, x: ir.X | None = None) -> tuple[str, str]:
+        """`game.teams` as two tables: each seat's side, MP numbers per player count; each side's seats in
+        the order declared, MP per side (-1 after the last), MP sides per player count."""
+        t, mp = self.g.teams, self.Y.max_players
+        if t is None:
+            raise self.no("a side's builtin in a game without `game.teams`", x)
+        side, members = [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp * mp)
+        for n, sides in t.sides.items():
+            for k, seats in enumerate(sides):
+                for j, p in enumerate(seats):
+                    side[n * mp + p] = k
+                    members[(n * mp + k) * mp + j] = p
+        return self.const_array(tuple(side)), self.const_array(tuple(members))
 
     # -- statements --------------------------------------------------------------------------------
     def block(self, body: list[ir.S]) -> None:
@@ -641,6 +685,14 @@ class Emitter:
 
     def s_Pass(self, s) -> None:
         self.line("pass")
+
+    def s_Reveal(self, s: ir.Reveal) -> None:
+        """Seats' views are no kernel player's input: only what naming the variable computes is run."""
+        if s.key is not None:
+            self.line(f"{self.tmp('i')} = {self.keyed_slot(s.key)}")
+        elif s.owner is not None:
+            self.scalar(s.owner)
+        self.guard()
 
     def s_Move(self, s: ir.Move) -> None:
         d = self.scalar(s.dest)
@@ -1229,6 +1281,40 @@ class Emitter:
             w = self.arr(g.winners)
             self.line(f"for p in {w}:")
             self.line(f"    st[{Yl.win} + p] = 1")
+            if g.teams is not None:  # a side wins together: every seat of a side one of its seats won for
+                sides, _members = self.side_tables()
+                self.line(f"won = np.zeros({Yl.max_players}, np.int64)")
+                self.line(f"for p in range(st[{Y.N}]):")
+                self.line(f"    if st[{Yl.win} + p]:")
+                self.line(f"        won[{sides}[st[{Y.N}] * {Yl.max_players} + p]] = 1")
+                self.line(f"for p in range(st[{Y.N}]):")
+                self.line(f"    st[{Yl.win} + p] = won[{sides}[st[{Y.N}] * {Yl.max_players} + p]]")
+        elif g.score is not None and g.teams is not None:  # the sides' scores: the highest of a side's, or the sum
+            base, mp = Yl.pv + g.score * Yl.max_players, Yl.max_players
+            sides, _members = self.side_tables()
+            count = self.const_array(tuple(len(g.teams.sides.get(n, ())) for n in range(mp + 1)))
+            self.line(f"ns = {count}[st[{Y.N}]]")
+            self.line(f"sc = np.zeros({mp}, np.int64)")
+            self.line(f"seen = np.zeros({mp}, np.int64)")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    k = {sides}[st[{Y.N}] * {mp} + p]")
+            if g.teams.score == "sum":
+                self.line(f"    sc[k] += st[{base} + p]")
+                self.line("    seen[k] = 1")
+                self.line("seen[:ns] = 1")  # a side with no seat scores 0, as an empty sum
+            else:
+                self.line(f"    if seen[k] == 0 or st[{base} + p] > sc[k]:")
+                self.line(f"        sc[k] = st[{base} + p]")
+                self.line("        seen[k] = 1")
+            self.line("top = 0")
+            self.line("first = True")
+            self.line("for k in range(ns):")
+            self.line("    if seen[k] and (first or sc[k] > top):")
+            self.line("        top = sc[k]")
+            self.line("        first = False")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    if sc[{sides}[st[{Y.N}] * {mp} + p]] == top:")
+            self.line(f"        st[{Yl.win} + p] = 1")
         elif g.score is not None:
             base = Yl.pv + g.score * Yl.max_players
             self.line(f"top = st[{base}]")

@@ -213,6 +213,80 @@ def _roll(st, n, sides):
 
 
 @njit(cache=True)
+def _roll_as(st, p, n, sides):
+    """player_roll / secret_roll (lang/hidden.py): dice rolled as seat p, who must be a seat of this game."""
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return 0
+    return _roll(st, n, sides)
+
+
+@njit(cache=True)
+def _dice_as(st, p, n, sides):
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return np.zeros(0, np.int64)
+    return _dice(st, n, sides)
+
+
+@njit(cache=True)
+def _side(st, sides, p):
+    """Seat p's side (lang/teams.py), from emit.py's table: MP numbers per player count."""
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return 0
+    return sides[st[N] * MP + p]
+
+
+@njit(cache=True)
+def _members(st, sides, mem, p):
+    """The seats of seat p's side, in the order declared (mem: MP seats per side, -1 after the last)."""
+    b = (st[N] * MP + _side(st, sides, p)) * MP
+    k = 0
+    while k < MP and mem[b + k] >= 0:
+        k += 1
+    return mem[b:b + k].copy()
+
+
+@njit(cache=True)
+def _partner(st, sides, mem, p):
+    out = 0
+    k = 0
+    for q in _members(st, sides, mem, p):
+        if q != p:
+            out = q
+            k += 1
+    if k != 1:
+        _stop(st, 10)
+        return 0
+    return out
+
+
+@njit(cache=True)
+def _opponents(st, sides, p):
+    mine = _side(st, sides, p)
+    out = np.empty(st[N], np.int64)
+    k = 0
+    for q in range(st[N]):
+        if sides[st[N] * MP + q] != mine:
+            out[k] = q
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True)
+def _join_text(st, pl, pr, joined, nr, a, b):
+    """Two texts joined (emit.py's x_Concat): each side's place among the values lowering listed (pl, pr),
+    then the joined text of that pair (`joined`: nr per left value)."""
+    i = pl[a] if 0 <= a < pl.shape[0] else -1
+    j = pr[b] if 0 <= b < pr.shape[0] else -1
+    if i < 0 or j < 0:
+        _stop(st, 10)
+        return 0
+    return joined[i * nr + j]
+
+
+@njit(cache=True)
 def _others(st):
     n = st[N]
     out = np.empty(n - 1 if n > 0 else 0, np.int64)
@@ -426,6 +500,16 @@ def _dir_ok(st, d):
         _stop(st, 10)
         return False
     return True
+
+
+@njit(cache=True)
+def _forward(st, fw, w, b, p):
+    """forward(board, p): seat p's direction on board b (fw: w directions per board, -1 past its list)."""
+    d = fw[b * w + p] if 0 <= p < w else -1
+    if d < 0:
+        _stop(st, 10)
+        return 0
+    return d
 
 
 @njit(cache=True)
