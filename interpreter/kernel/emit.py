@@ -407,17 +407,31 @@ class Emitter:
         if n is not None:
             self.line(f"_charge(st, {n})")
 
+    def once(self, coll: ir.X) -> ir.X:
+        """A collection that must be computed (a function's list, a filter's, a list of items) computed once,
+        into a hidden local that the charge, the buffer's size and the loop then read: as the engine goes
+        through it once (the work it charges, the chance it draws)."""
+        walked = ("range", "cells", "line", "neighbours", "diagonals")  # walked in place (loop)
+        if coll.ty is T.ZONE or isinstance(coll, (ir.Special, ir.Local, ir.ConstList)) or \
+                (isinstance(coll, ir.Builtin) and coll.name in walked):
+            return coll
+        slot = 10_000 + self._n  # a hidden local of its own
+        self._n += 1
+        self.line(f"{self.loc(slot, coll.ty)} = {self.arr(coll)}")
+        return ir.Local(coll.ty, coll.at, slot)
+
     def x_Comprehension(self, x: ir.Comprehension, charged: bool = True) -> str:
-        el = ELEMENT.get(x.coll.ty, T.INT)
+        coll = self.once(x.coll)
+        el = ELEMENT.get(coll.ty, T.INT)
         kind = x.kind
         v = self.tmp("e")
         if charged:
-            self.charge(x.coll)
+            self.charge(coll)
         if kind in ("any", "all"):  # the first witness (any) or counter-example (all) decides
             out = self.tmp("b")
             want = kind == "any"
             self.line(f"{out} = {not want}")
-            opened = self.loop(x.coll, v)[1]
+            opened = self.loop(coll, v)[1]
             self.depth += opened
             self.bind(x.slot, el, v)
             self.line(f"if bool({self.ex(x.cond)}) == {want}:")
@@ -427,13 +441,13 @@ class Emitter:
             return out
         if kind in ("filter", "while", "map", "best", "worst"):
             cap = self.tmp("n")
-            if isinstance(x.coll, ir.Builtin) and x.coll.name == "range":
+            if isinstance(coll, ir.Builtin) and coll.name == "range":
                 src = self.tmp("s")
-                self.line(f"{src} = {self.arr(x.coll)}")
+                self.line(f"{src} = {self.arr(coll)}")
                 self.line(f"{cap} = {src}.shape[0]")
                 header = lambda: (self.line(f"for {v} in {src}:"), 1)[1]  # noqa: E731
             else:
-                self.line(f"{cap} = {self.capacity(x.coll)}")
+                self.line(f"{cap} = {self.capacity(coll)}")
                 header = None
             buf, k = self.tmp("a"), self.tmp("k")
             self.line(f"{buf} = np.empty({cap}, np.int64)")
@@ -441,7 +455,7 @@ class Emitter:
                 keys = self.tmp("a")
                 self.line(f"{keys} = np.empty({cap}, np.int64)")
             self.line(f"{k} = 0")
-            opened = header() if header else self.loop(x.coll, v)[1]
+            opened = header() if header else self.loop(coll, v)[1]
             self.depth += opened
             self.bind(x.slot, el, v)
             if x.cond is not None and kind != "while":
@@ -482,7 +496,7 @@ class Emitter:
         acc, seen = self.tmp("v"), self.tmp("b")
         self.line(f"{acc} = 0")
         self.line(f"{seen} = False")
-        opened = self.loop(x.coll, v)[1]
+        opened = self.loop(coll, v)[1]
         self.depth += opened
         self.bind(x.slot, el, v)
         if x.cond is not None:
