@@ -28,6 +28,8 @@ from interpreter.lower.lowering import Unsupported, lower
 from interpreter.runtime.pipeline import load_game
 from interpreter.runtime.seeds import game_seed
 
+from spec_helpers import write
+
 
 @pytest.fixture(scope="module", autouse=True)
 def kernel_cache(tmp_path_factory):
@@ -157,26 +159,12 @@ def test_a_construct_not_on_the_kernel_is_named_with_its_position():
 
 SMALL = """
 game: {name: Small, players: {min: 2, max: 2}}
-boards:
-  grid: {rows: %(rows)s, columns: 3, origin: bottom}
-options:
-  tall: {values: [3, 4], default: 3}
-state:
-  global:
-    word: {type: text, start: a}
-    piece: {type: int, cells: grid}
-flow:
-  first: seat(1)
-  turn:
-    actions: [go]
-actions:
-  go:
-    label: go
-    do: |
-      %(do)s
-      end game
-end:
-  winners: players
+boards: {grid: {rows: %(rows)s, columns: 3, origin: bottom}}
+options: {tall: {values: [3, 4], default: 3}}
+state: {global: {word: {type: text, start: a}, piece: {type: int, cells: grid}}}
+flow: {first: seat(1), turn: {actions: [go]}}
+actions: {go: {label: go, do: '%(do)s'}}
+end: {when: "true", winners: players}
 """
 LIMITS = [  # (what, rows, do, the text at the position named, the construct named)
     ("a text joined from a variable without `values:`", 3, 'word = word + "b"', 'word + "b"', "texts joined"),
@@ -187,12 +175,11 @@ LIMITS = [  # (what, rows, do, the text at the position named, the construct nam
 
 @pytest.mark.parametrize("what, rows, do, text, construct", LIMITS, ids=[x[0] for x in LIMITS])
 def test_what_the_kernel_does_not_run_is_named_at_its_position(tmp_path, what, rows, do, text, construct):
-    from spec_helpers import write
     path = write(tmp_path, SMALL % {"rows": rows, "do": do})
-    game = load_game(path)
-    line = next(i for i, ln in enumerate(open(path, encoding="utf-8"), 1) if text in ln)
-    col = open(path, encoding="utf-8").read().splitlines()[line - 1].index(text) + 1
-    reason = why_not(game.spec)
+    lines = open(path, encoding="utf-8").read().splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if text in ln)
+    col = lines[line - 1].index(text) + 1
+    reason = why_not(load_game(path).spec)
     assert reason is not None and reason.startswith(f"{path}:{line}:{col}: ") and construct in reason, reason
 
 

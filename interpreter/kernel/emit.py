@@ -36,6 +36,22 @@ QUIET_ROUNDS = 50
 
 VERSION = "10"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
+# A builtin that is one call of a prelude helper: name (or name/argument count) -> (the helper, its
+# arguments in order: "s" the state, "a" the next argument as an array, "v" the next as a value, a digit
+# that number; "*": every argument as a value).
+_HELPERS = {
+    "max": ("max", "*"), "min": ("min", "*"), "abs": ("abs", "v"), "top": ("_top", "sv"), "bottom": ("_bottom", "sv"), "first/1": ("_first", "sa"), "first/2": ("_firstn", "av"),
+    "last/1": ("_last", "sa"), "last/2": ("_lastn", "av"), "after": ("_after", "av"), "seat": ("_seat", "sv"),
+    "contains": ("_contains", "av"), "position": ("_position", "av"), "range": ("_range", "svv"),
+    "sorted": ("_sorted", "a"), "random": ("_random", "svv"), "roll": ("_roll", "svv"), "dice": ("_dice", "svv"),
+    "cells": ("_cells", "sv"), "on_board": ("_on_board", "svvv"), "step": ("_step", "svv"),
+    "can_step": ("_can_step", "svv"), "neighbours": ("_around", "sv04"), "diagonals": ("_around", "sv44"),
+    # dice rolled as a seat (lang/hidden.py): for every seat to see, or for that seat's eyes only
+    "player_roll": ("_roll_as", "svvv"), "secret_roll": ("_roll_as", "svvv"), "player_dice": ("_dice_as", "svvv"),
+    "secret_dice": ("_dice_as", "svvv"),
+}
+
+
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
         return True
@@ -576,36 +592,15 @@ class Emitter:
             if n == "top_sum":
                 return f"_top_sum({vals}, {self.ex(a[1])})"
             return f"_place_points({items}, {vals}, {self.arr(a[1])}, {self.ex(a[2])})"
-        if n == "top":
-            return f"_top(st, {self.ex(a[0])})"
-        if n == "bottom":
-            return f"_bottom(st, {self.ex(a[0])})"
-        if n == "first":
-            if len(a) == 2:
-                return f"_firstn({self.arr(a[0])}, {self.ex(a[1])})"
-            return f"_first(st, {self.arr(a[0])})"
-        if n == "last":
-            if len(a) == 2:
-                return f"_lastn({self.arr(a[0])}, {self.ex(a[1])})"
-            return f"_last(st, {self.arr(a[0])})"
-        if n == "after":
-            return f"_after({self.arr(a[0])}, {self.ex(a[1])})"
-        if n == "seat":
-            return f"_seat(st, {self.ex(a[0])})"
         if n == "next":
             return f"(({self.ex(a[0])} + st[{Y.ORDER}]) % st[{Y.N}])"
-        if n == "contains":
-            return f"_contains({self.arr(a[0])}, {self.ex(a[1])})"
-        if n == "position":
-            return f"_position({self.arr(a[0])}, {self.ex(a[1])})"
-        if n in ("max", "min"):
-            return f"{n}({', '.join(self.ex(y) for y in a)})"
-        if n == "abs":
-            return f"abs({self.ex(a[0])})"
-        if n == "range":
-            return f"_range(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "sorted":
-            return f"_sorted({self.arr(a[0])})"
+        helper = _HELPERS.get(n) or _HELPERS.get(f"{n}/{len(a)}")
+        if helper is not None:
+            fn, kinds = helper
+            args = iter(a)
+            parts = ["st" if k == "s" else self.arr(next(args)) if k == "a" else self.ex(next(args)) if k == "v" else k
+                     for k in (kinds if kinds != "*" else "v" * len(a))]
+            return f"{fn}({', '.join(parts)})"
         if n == "index":
             items, k = self.arr(a[0]), self.scalar(a[1])
             t = self.tmp("s")
@@ -616,42 +611,19 @@ class Emitter:
             self.line(f"if {t}.shape[0] == 0:")
             self.line(f"    {t} = np.zeros(1, np.int64)")
             return f"{t}[{k} - 1]"
-        if n == "random":
-            return f"_random(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "roll":
-            return f"_roll(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "dice":
-            return f"_dice(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "cells":
-            return f"_cells(st, {self.ex(a[0])})"
         if n == "cell":
             b, r = self.ex(a[0]), self.ex(a[1])
             if self.g.boards[0].bottom:  # the row as drawn (a row off the board stays off it)
                 r = f"st[{self.PAR + self.Y.board} + 2 * {b}] + 1 - ({r})"
             return f"_cell(st, {b}, {r}, {self.ex(a[2])})"
-        if n == "on_board":
-            return f"_on_board(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
-        if n == "step":
-            return f"_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "can_step":
-            return f"_can_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "line":
-            k = self.ex(a[2]) if len(a) == 3 else "-1"
-            if len(a) == 3:
-                kk = self.scalar(a[2])
-                k = f"max(0, {kk})"
+        if n == "line":  # at most k cells (never fewer than none), or to the edge
+            k = f"max(0, {self.scalar(a[2])})" if len(a) == 3 else "-1"
             return f"_line(st, {self.ex(a[0])}, {self.ex(a[1])}, {k})"
-        if n == "neighbours":
-            return f"_around(st, {self.ex(a[0])}, 0, 4)"
-        if n == "diagonals":
-            return f"_around(st, {self.ex(a[0])}, 4, 4)"
         if n == "forward":
             w = max([len(b.forward) for b in self.g.boards] + [1])
             fw = self.const_array(tuple(b.forward[p] if p < len(b.forward) else -1
                                         for b in self.g.boards for p in range(w)))
             return f"_forward(st, {fw}, {w}, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n in ("player_roll", "secret_roll", "player_dice", "secret_dice"):  # dice rolled as a seat
-            return f"_{'roll' if n.endswith('roll') else 'dice'}_as(st, {', '.join(self.ex(y) for y in a)})"
         if n in ("team", "partner", "teammates", "opponents"):
             sides, members = self.side_tables(x)
             p = self.ex(a[0])
