@@ -9,7 +9,10 @@ same games as the decision()/apply() loop.
 """
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as hs
@@ -172,3 +175,31 @@ def test_a_script_of_choices_is_checked_choice_by_choice():
     assert play(game, 3, 5, script=good.choices).choices == good.choices
     with pytest.raises(IllegalChoice):
         play(game, 3, 5, script=good.choices[:3] + [-1] + good.choices[4:])
+
+
+GENERATED = r'''
+import sys
+from interpreter.api import load_game
+from interpreter.compile.compiler import Compiler
+game = load_game(sys.argv[1])
+c = Compiler(game.spec, game.options, game.readings)
+c.compile_all()
+junk = [dict(enumerate(range(i))) for i in range(200)]  # other tables come and go between compiles
+c2 = Compiler(game.spec, game.options, game.readings)
+c2.compile_all()
+assert c.gen.source() == c2.gen.source(), "two compiles in one process differ"
+print(c.gen.source())
+'''
+
+
+@pytest.mark.parametrize("spec", ["games/mancala.yaml", "games/cant_stop.yaml"])
+def test_the_generated_source_is_the_same_in_every_run(spec, tmp_path):
+    """Keyed variables' slot tables are one constant per variable: the generated text (and so the
+    constants' numbering) does not depend on which memory a table happened to get."""
+    script = tmp_path / "gen.py"
+    script.write_text(GENERATED)
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    runs = [subprocess.run([sys.executable, str(script), spec], capture_output=True, text=True, env=env,
+                           check=True).stdout for _ in range(2)]
+    assert "_Keys" not in runs[0] and "K0" in runs[0]
+    assert runs[0] == runs[1]

@@ -59,7 +59,7 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
-        self._key_tables: dict[tuple, str] = {}  # (id of a keyed variable's slot table, its name) -> constant
+        self._key_tables: dict[tuple, str] = {}  # (a keyed variable's scope, its name) -> constant
         self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
         # Locate mode (replaying a game that failed, to name the rule text): before each statement and
@@ -135,34 +135,40 @@ class PyGen(FlowGen, ExprGen, StmtGen):
 
     # -- user functions and procedures ----------------------------------------------
     def function(self, name: str) -> str:
-        if name in self._func_fns:
-            return self._func_fns[name]
-        fname = self.fresh("F_")
-        self._func_fns[name] = fname
+        """A spec function as a plain function `F(st, a0, a1...)` of its arguments."""
         f = self.comp.spec.functions[name]
         params = [f"a{i}" for i in range(len(f.params))]
-        saved, self.local_names = self.local_names, [{i: p for i, p in enumerate(params)}]
-        body = self.expr(f.value.ast)
-        self.local_names = saved
-        self.define(fname, f"def {fname}(st{''.join(', ' + p for p in params)}):\n    L = None\n    return {body}\n")
-        return fname
+
+        def write(fname: str) -> tuple[str, Any]:
+            body = self.expr(f.value.ast)
+            return f"def {fname}(st{''.join(', ' + p for p in params)}):\n    L = None\n    return {body}\n", None
+        return self._routine(self._func_fns, name, "F_", dict(enumerate(params)), write)
 
     def procedure(self, name: str) -> str:
         """A procedure that never pauses, as a plain function `P(st, L)`."""
-        if name in self._proc_fns:
-            return self._proc_fns[name]
-        fname = self.fresh("P_")
-        self._proc_fns[name] = fname
         pr = self.comp.spec.procedures[name]
-        saved, self.local_names = self.local_names, [{}]
-        resumable, self._resumable = self._resumable, False
-        self.codes.append(pr.do)
-        body = self.block(pr.do.ast or [], 1)
-        self.codes.pop()
-        self.local_names = saved
-        self._resumable = resumable
-        self.define(fname, f"def {fname}(st, L):\n{body}", pr.do)
-        return fname
+
+        def write(fname: str) -> tuple[str, Any]:
+            resumable, self._resumable = self._resumable, False
+            self.codes.append(pr.do)
+            body = self.block(pr.do.ast or [], 1)
+            self.codes.pop()
+            self._resumable = resumable
+            return f"def {fname}(st, L):\n{body}", pr.do
+        return self._routine(self._proc_fns, name, "P_", {}, write)
+
+    def _routine(self, made: dict[str, str], name: str, prefix: str, local_names: dict[int, str],
+                 write: Callable[[str], tuple[str, Any]]) -> str:
+        """The name of the generated definition of spec function or procedure `name`, defined the first time
+        it is asked for: the name is taken before the body is written, so a recursive call finds it;
+        `write(fname)` gives the source and the rule code it comes from, with `local_names` for the locals."""
+        if name not in made:
+            fname = made[name] = self.fresh(prefix)
+            saved, self.local_names = self.local_names, [local_names]
+            src, code = write(fname)
+            self.local_names = saved
+            self.define(fname, src, code)
+        return made[name]
 
     # -- output -----------------------------------------------------------------------------
     def define(self, name: str, src: str, code: Any = None) -> Callable:

@@ -22,6 +22,12 @@ _COLL_TYPES = (T.CARDS, T.PLAYERS, T.INTS, T.STRS)
 _COLL_HELPERS = {"first": "_first", "last": "_last", "position": "_position", "after": "_after"}
 
 
+# Builtins that are one call of a Python function on their arguments: (the function, whether the state
+# comes first).
+_CALLS = {"range": ("_range", False), "bottom": ("_bottom", True), "max": ("max", False), "min": ("min", False),
+          "abs": ("abs", False), "random": ("_random_number", True)}
+
+
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -140,16 +146,19 @@ class ExprGen:
         elif kv.board is not None and len(self.comp.boards) == 1:  # one board: every cell is one of its cells
             slot = f"{self.k(boards.slot_row(self.comp.boards[kv.board], table))}[({self.expr(e.key)}).index]"
         else:
-            slot = f"{self._key_table(table, kv.name)}[{self.expr(e.key)}]"
+            slot = f"{self._key_table(table, scope, kv.name)}[{self.expr(e.key)}]"
         if scope == "player":
             return f"st.pvars[{slot}]", self.expr(e.obj.obj)
         return ("st.gvars" if scope == "global" else "st.tvars"), slot
 
-    def _key_table(self, table: dict, name: str) -> str:
-        """A keyed variable's slots by key, as a constant whose lookup of a missing key is a rule error."""
-        got = self._key_tables.get((id(table), name))
+    def _key_table(self, table: dict, scope: str, name: str) -> str:
+        """A keyed variable's slots by key, as a constant whose lookup of a missing key is a rule error.
+        One constant per variable (its scope and name fix its table within a compiled game), so the
+        generated source is the same in every run (it was keyed by the table's `id`, which memory reuse
+        made hit or miss from run to run)."""
+        got = self._key_tables.get((scope, name))
         if got is None:
-            got = self._key_tables[(id(table), name)] = self.k(_Keys(table, name))
+            got = self._key_tables[(scope, name)] = self.k(_Keys(table, name))
         return got
 
     def args(self, args: list, params: dict[str, str]) -> list[str]:
@@ -199,8 +208,9 @@ class ExprGen:
             return f"_best({self.coll(a[0])}, {self._getter(a[1].ref)}, {'max' if name == 'best' else 'min'})"
         if name == "contains":
             return f"({self.expr(a[1])} in {self.coll(a[0])})"
-        if name == "range":
-            return f"_range({self.expr(a[0])}, {self.expr(a[1])})"
+        if name in _CALLS:
+            fn, state = _CALLS[name]
+            return f"{fn}({', '.join((['st'] if state else []) + [self.expr(x) for x in a])})"
         if name == "first" and len(a) == 2:
             return f"{self.coll(a[0])}[:max(0, {self.expr(a[1])})]"
         if name in _COLL_HELPERS:  # helper(list, value...)
@@ -210,24 +220,16 @@ class ExprGen:
             if short is not None:
                 return short
             return f"{boards.CODEGEN[name][0]}({', '.join(self.expr(x) for x in a)})"
-        if name == "bottom":
-            return f"_bottom(st, {self.expr(a[0])})"
         if name == "seat":
             k = self.comp.const(a[0])
             if type(k) is int and 1 <= k <= self.comp.spec.min_players:  # a seat every game has
                 return str(k - 1)
             return f"_seat(st, {self.expr(a[0])})"
-        if name in ("max", "min"):
-            return f"{name}({', '.join(self.expr(x) for x in a)})"
-        if name == "abs":
-            return f"abs({self.expr(a[0])})"
         if name == "next":
             step = "st.order" if self.comp.turn_order else "1"  # the turn order's direction, when a rule can reverse it
             return f"(({self.expr(a[0])}) + {step}) % st.n"
         if name in ("roll", "dice"):
             return f"{'sum(' if name == 'roll' else '('}_roll_dice(st, {self.expr(a[0])}, {self.expr(a[1])}))"
-        if name == "random":
-            return f"_random_number(st, {self.expr(a[0])}, {self.expr(a[1])})"
         return None
 
     def _getter(self, prop: tuple) -> str:

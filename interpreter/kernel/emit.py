@@ -1044,7 +1044,10 @@ class Emitter:
                 self.line("return 0")
         finally:
             produced, self.lines, self.depth = self.lines, saved, depth
-        self.defs.append(f"@njit(cache=True)\ndef {name}({head}):\n" + "\n".join(produced) + "\n")
+        # A function's value is an expression: inlined where it is called (numba's IR inliner), which
+        # lets LLVM fuse it into the caller's loops (tic-tac-toe's three-in-a-row check: 1.13x a game).
+        inline = ', inline="always"' if expr else ""
+        self.defs.append(f"@njit(cache=True{inline})\ndef {name}({head}):\n" + "\n".join(produced) + "\n")
 
     def params(self, types: list[T]) -> str:
         return "".join(f", {self.loc(k, t)}" for k, t in enumerate(types))

@@ -22,6 +22,16 @@ from . import paired, settings as S, verdicts as V
 from .runner import GameSpec, summaries
 
 
+def _impact_json(impact: float) -> float | str:
+    """An impact as the JSON report gives it: rounded, and "inf" for one without bound (JSON has no infinity)."""
+    return round(impact, 3) if impact != float("inf") else "inf"
+
+
+def _impact_of(v: float | str) -> float:
+    """An impact back from the JSON report (`_impact_json`)."""
+    return float("inf") if v == "inf" else float(v)
+
+
 @dataclass(slots=True)
 class Arm:
     """One way of playing: a spec file with options and readings."""
@@ -47,9 +57,17 @@ class Reading:
     def as_dict(self) -> dict:
         return {"interpretation": self.interpretation, "description": self.description, "verdict": self.verdict,
                 "contradicts_text": self.contradicts_text,
-                "impact": round(self.impact, 3) if self.impact != float("inf") else "inf",
+                "impact": _impact_json(self.impact),
                 "reached": self.reached, "games_to_decide": self.games_to_decide, "identical": self.identical,
                 "differences": [i.as_dict() for i in self.intervals]}
+
+    @classmethod
+    def from_dict(cls, ambiguity: str, d: dict) -> "Reading":
+        """An interpretation of `ambiguity` back from its `as_dict()`."""
+        return cls(ambiguity, d["interpretation"], d["description"], d["verdict"], _impact_of(d["impact"]),
+                   [paired.Interval.from_dict(x) for x in d["differences"]], d["reached"],
+                   contradicts_text=d.get("contradicts_text", False), games_to_decide=d.get("games_to_decide"),
+                   identical=d.get("identical", False))
 
 
 @dataclass(slots=True)
@@ -64,9 +82,15 @@ class AmbiguityResult:
 
     def as_dict(self) -> dict:
         return {"ambiguity": self.name, "quote": self.quote, "default": self.default, "verdict": self.verdict,
-                "impact": round(self.impact, 3) if self.impact != float("inf") else "inf",
-                "games_to_decide": self.games_to_decide,
+                "impact": _impact_json(self.impact), "games_to_decide": self.games_to_decide,
                 "interpretations": [r.as_dict() for r in self.readings]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "AmbiguityResult":
+        """An ambiguity's results back from its `as_dict()`."""
+        readings = [Reading.from_dict(d["ambiguity"], r) for r in d["interpretations"]]
+        return cls(d["ambiguity"], d["quote"], d["default"], readings, d["verdict"], _impact_of(d["impact"]),
+                   d.get("games_to_decide"))
 
 
 @dataclass(slots=True)
@@ -97,25 +121,7 @@ class LabReport:
     @classmethod
     def from_dict(cls, d: dict) -> "LabReport":
         """A report back from its `as_dict()` (JSON): to render a saved run again."""
-        def interval(x: dict) -> paired.Interval:
-            inf = float("inf")
-            m = x["measure"]
-            return paired.Interval(m, x["mean"], -inf if x["lo"] is None else x["lo"], inf if x["hi"] is None
-                                   else x["hi"], x["n"], m.startswith("win ") or m in ("stalled", "errors"),
-                                   x.get("sd") or 0.0, margin=x.get("margin"), verdict=x.get("verdict", ""),
-                                   games_to_decide=x.get("games_to_decide"))
-
-        def impact(v) -> float:
-            return float("inf") if v == "inf" else float(v)
-        ambs = []
-        for a in d["ambiguities"]:
-            readings = [Reading(a["ambiguity"], r["interpretation"], r["description"], r["verdict"],
-                                impact(r["impact"]), [interval(x) for x in r["differences"]], r["reached"],
-                                contradicts_text=r.get("contradicts_text", False),
-                                games_to_decide=r.get("games_to_decide"), identical=r.get("identical", False))
-                        for r in a["interpretations"]]
-            ambs.append(AmbiguityResult(a["ambiguity"], a["quote"], a["default"], readings, a["verdict"],
-                                        impact(a["impact"]), a.get("games_to_decide")))
+        ambs = [AmbiguityResult.from_dict(a) for a in d["ambiguities"]]
         return cls(d["spec"], d["players"], d["seed"], d["games"], d["baseline"], ambs, d["confidence"],
                    d.get("margins", {}), {int(k) - 1: v for k, v in d.get("agents", {}).items()},
                    d.get("mode", "fixed"), d.get("max_games"), d.get("seconds", 0.0), d.get("engine", "python"),

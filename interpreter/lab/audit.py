@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..lang import nodes as N
 from ..lang.kinds import T
-from ..lang.model import Spec, codes
+from ..lang.model import Spec, codes, guards
 from ..spec.diagnostics import Diagnostic, Severity
 from .trace import misquotes
 
@@ -85,18 +85,15 @@ def _first_read(e: N.Node, spec: Spec, secret: Callable[[N.Node], bool], depth: 
 def hidden_condition_findings(spec: Spec) -> list[Diagnostic]:
     """W523: an action's `when:` that reads what the acting seat may not see."""
     out = []
-    for a in spec.actions.values():
-        if a.when is None or a.when.ast is None:
-            continue
-        found = reads_hidden(a.when.ast, spec)
+    for a, when in guards(spec):
+        found = reads_hidden(when.ast, spec)
         if found is None:
             continue
-        shown = a.when.text.value[found.pos[0]:found.pos[1]].strip() if found.pos else ""
-        span = a.when.text.locate(*found.pos) if found.pos else a.when.span
+        shown = when.text.value[found.pos[0]:found.pos[1]].strip() if found.pos else ""
         out.append(Diagnostic(
             "W523", f"the `when:` of action '{a.name}' reads the cards of `{shown}`, which the acting player "
                     "may not see",
-            span, severity=Severity.WARNING,
+            when.locate(found.pos), severity=Severity.WARNING,
             hint="whether the action is offered tells the player what is hidden (and `why` will not show "
                  "those values): decide on what the player may see, or check it in `do:`"))
     return out
@@ -163,9 +160,8 @@ def hidden_hole_findings(spec: Spec) -> list[Diagnostic]:
                 if found is None or (id(code), id(part)) in seen:
                     continue
                 seen.add((id(code), id(part)))
-                span = code.text.locate(*part.pos) if part.pos else code.span
                 out.append(Diagnostic("W521", "this narration shows what is in a zone some seats may not see",
-                                      span, severity=Severity.WARNING,
+                                      code.locate(part.pos), severity=Severity.WARNING,
                                       hint="show the cards themselves (they are hidden from the seats that may "
                                            "not see them) or only a count"))
     return out

@@ -25,7 +25,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..lang import hidden, nodes as N
-from ..lang.model import Code, Spec
+from ..lang.model import Code, Spec, guards
 from ..spec.diagnostics import Diagnostic, Severity
 
 ROLL, SECRET, CHOICE, ASKED = "roll", "secret", "choice", "asked"  # ASKED: a `choose x from` inside a rule
@@ -51,20 +51,17 @@ def leak_findings(spec: Spec) -> list[Diagnostic]:
 def condition_findings(spec: Spec) -> list[Diagnostic]:
     """W533: an action's `when:` that reads a hidden value of anybody but the acting player (`me`)."""
     out = []
-    for a in spec.actions.values():
-        if a.when is None or a.when.ast is None:
-            continue
-        for r in hidden.hidden_reads(spec, a.when.ast):
+    for a, when in guards(spec):
+        for r in hidden.hidden_reads(spec, when.ast):
             vis = hidden.var_of(spec, r.scope, r.rows[0]).visible
             mine = (r.scope == "player" and vis in ("owner", "side") and isinstance(r.owner, N.Name)
                     and r.owner.ref is not None and r.owner.ref[0] == "me")
             if mine:
                 continue
-            node = r.owner if r.owner is not None else a.when.ast
-            span = a.when.text.locate(*node.pos) if node.pos else a.when.span
+            node = r.owner if r.owner is not None else when.ast
             out.append(Diagnostic(
                 "W533", f"the `when:` of action '{a.name}' reads '{r.name}', which the acting player may not read",
-                span, severity=Severity.WARNING,
+                when.locate(node.pos), severity=Severity.WARNING,
                 hint="whether the action is offered tells the player the hidden value: decide on what the "
                      "player may read, or check it in `do:`"))
             break
@@ -134,7 +131,7 @@ class _Flow:
         if secret is None:
             return
         got = self.kinds(s.value)
-        at = self.code.text.locate(*s.pos) if s.pos else self.code.span
+        at = self.code.locate(s.pos)
         name = _base(t)
         if secret and ROLL in got:
             self._emit("W530", f"'{name}' is hidden, but the roll stored in it was narrated to every seat", at,

@@ -77,6 +77,19 @@ class Interval:
             d.update(margin=self.margin, verdict=self.verdict, games_to_decide=self.games_to_decide)
         return d
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "Interval":
+        """An interval back from its `as_dict()`: a bound not known yet (null) is infinite again."""
+        m = d["measure"]
+        return cls(m, d["mean"], -math.inf if d["lo"] is None else d["lo"], math.inf if d["hi"] is None else d["hi"],
+                   d["n"], is_rate(m), d.get("sd") or 0.0, margin=d.get("margin"), verdict=d.get("verdict", ""),
+                   games_to_decide=d.get("games_to_decide"))
+
+
+def is_rate(measure: str) -> bool:
+    """Whether a measure is a share or a rate (a side's wins, the stalls, the errors): its precision is absolute."""
+    return measure.startswith("win ") or measure in ("stalled", "errors")
+
 
 def _wins(summary: tuple, players: int) -> list[float]:
     status, winners = summary[0], summary[1]
@@ -144,7 +157,7 @@ def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: 
         if not d:
             continue
         n = len(d)
-        rate = m.startswith("win ") or m in ("stalled", "errors")
+        rate = is_rate(m)
         mean = sum(d) / n
         if identical:
             sd, half = 0.0, 0.0

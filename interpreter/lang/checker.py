@@ -54,10 +54,7 @@ class Checker(ExpressionChecks, StatementChecks, SectionChecks):
         self._emit(code, msg, at, pos, hint, None, Severity.WARNING)
 
     def _emit(self, code, msg, at, pos, hint, note, sev) -> None:
-        if isinstance(at, Code):
-            span = at.text.locate(*pos) if pos else at.span
-        else:
-            span = at
+        span = at.locate(pos) if isinstance(at, Code) else at
         self.diags.append(Diagnostic(code, msg, span, hint, note, sev))
 
     # -- entry ---------------------------------------------------------------

@@ -54,35 +54,30 @@ def player_roll_dice(st: Any, p: int, n: int, sides: int) -> list[int]:
     return roll_dice(st, n, sides, p)
 
 
-def _rolled(roll: Callable, total: bool) -> Callable:
-    """The closure maker of a builtin `roll(seat, n, sides)`: the dice as a list, or (`total`) their sum."""
+def _seat_dice(name: str, example: str, roll: Callable, total: bool, doc: str) -> Builtin:
+    """A builtin `name(seat, n, sides)` that rolls dice as that seat with `roll`: their sum (`total`), or
+    the list of them."""
     def make(a, t, p):
         who, n, sides = a
         if total:
             return lambda st, L: sum(roll(st, who(st, L), n(st, L), sides(st, L)))
         return lambda st, L: roll(st, who(st, L), n(st, L), sides(st, L))
-    return make
-
-
-_player_roll, _player_dice = _rolled(player_roll_dice, True), _rolled(player_roll_dice, False)
-_secret_roll, _secret_dice = _rolled(secret_roll_dice, True), _rolled(secret_roll_dice, False)
+    return Builtin(name, (T.PLAYER, T.INT, T.INT), (lambda ts: T.INT) if total else (lambda ts: T.INTS), doc, example,
+                   make, chance=True)
 
 
 HIDDEN_BUILTINS = {b.name: b for b in [
-    Builtin("secret_roll", (T.PLAYER, T.INT, T.INT), lambda ts: T.INT,
-            "Roll dice that only one player sees and add them up: `secret_roll(me, 1, 6)`. Every other seat reads "
-            "\"P1 rolls a hidden die\"; keep the result in a variable with `visible: owner`.",
-            "secret_roll(me, 1, 6)", _secret_roll, chance=True),
-    Builtin("secret_dice", (T.PLAYER, T.INT, T.INT), lambda ts: T.INTS,
-            "Roll dice that only one player sees and keep each one (Liar's Dice's cup): a list of numbers.",
-            "secret_dice(me, 5, 6)", _secret_dice, chance=True),
-    Builtin("player_roll", (T.PLAYER, T.INT, T.INT), lambda ts: T.INT,
-            "Roll dice as one player, for every seat to see, and add them up: `player_roll(p, 1, 6)` is narrated "
-            "\"P2 rolls 5\" even in the setup, where a plain `roll` is nobody's (\"each player rolls one die\").",
-            "player_roll(seat(2), 1, 6)", _player_roll, chance=True),
-    Builtin("player_dice", (T.PLAYER, T.INT, T.INT), lambda ts: T.INTS,
-            "Roll dice as one player, for every seat to see, and keep each one.",
-            "player_dice(me, 2, 6)", _player_dice, chance=True),
+    _seat_dice("secret_roll", "secret_roll(me, 1, 6)", secret_roll_dice, True,
+               "Roll dice that only one player sees and add them up: `secret_roll(me, 1, 6)`. Every other seat "
+               "reads \"P1 rolls a hidden die\"; keep the result in a variable with `visible: owner`."),
+    _seat_dice("secret_dice", "secret_dice(me, 5, 6)", secret_roll_dice, False,
+               "Roll dice that only one player sees and keep each one (Liar's Dice's cup): a list of numbers."),
+    _seat_dice("player_roll", "player_roll(seat(2), 1, 6)", player_roll_dice, True,
+               "Roll dice as one player, for every seat to see, and add them up: `player_roll(p, 1, 6)` is "
+               "narrated \"P2 rolls 5\" even in the setup, where a plain `roll` is nobody's (\"each player rolls "
+               "one die\")."),
+    _seat_dice("player_dice", "player_dice(me, 2, 6)", player_roll_dice, False,
+               "Roll dice as one player, for every seat to see, and keep each one."),
 ]}
 BUILTINS.update(HIDDEN_BUILTINS)
 

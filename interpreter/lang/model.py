@@ -29,6 +29,11 @@ class Code:
     span: Span
     n_locals: int = 0  # set by the checker: local variable slots the code needs
 
+    def locate(self, pos: tuple[int, int] | None) -> Span:
+        """Where the part of this text at `pos` (a node's span) stands in its file; the whole code's span
+        for a part without one."""
+        return self.text.locate(*pos) if pos else self.span
+
 
 @dataclass(slots=True)
 class CardType:
@@ -127,21 +132,23 @@ class Action:
 
 
 @dataclass(slots=True)
-class Procedure:
+class Routine:
+    """What a procedure and a function share: a name, parameters (name -> type), the rulebook rule it
+    stands for, and where it is declared."""
     name: str
     params: dict[str, str]
-    do: Code
     rule: str | None
     span: Span | None
 
 
 @dataclass(slots=True)
-class Function:
-    name: str
-    params: dict[str, str]
-    value: Code
-    rule: str | None
-    span: Span | None
+class Procedure(Routine):
+    do: Code  # a block of statements
+
+
+@dataclass(slots=True)
+class Function(Routine):
+    value: Code  # an expression
 
 
 @dataclass(slots=True)
@@ -308,6 +315,13 @@ def codes(spec: Spec, fields: tuple[str, ...] = CODE_FIELDS) -> Iterator[Code]:
             todo.extend(getattr(x, f) for f in x.__dataclass_fields__)
 
 
+def guards(spec: Spec) -> Iterator[tuple[Action, Code]]:
+    """Each action whose `when:` parsed, with that condition."""
+    for a in spec.actions.values():
+        if a.when is not None and a.when.ast is not None:
+            yield a, a.when
+
+
 class _Builder:
     def __init__(self, doc: Document):
         self.doc = doc
@@ -372,6 +386,13 @@ class _Builder:
         ast = code.ast
         return (lambda n, o: counts.value(ast, n, o if o is not None else defaults, constants)), \
             max(0, min(most, counts.MAX_COUNT))
+
+    def routines(self, section: str, cls: type, body: str, kind: str) -> dict:
+        """The procedures or functions of the spec: each with its parameters, rule, place and rule code
+        (under `body`, parsed as `kind`)."""
+        return {name: cls(name, dict(r.get("params") or {}), r.get("rule"), self.span(section, name, key=True),
+                          self.code((section, name, body), kind))
+                for name, r in (self.doc.data.get(section) or {}).items()}
 
     def turn(self, path: tuple) -> TurnDef:
         t = self._get(path) or {}
@@ -465,12 +486,8 @@ class _Builder:
             actions[name] = Action(name, a.get("label", name), a.get("rule"), self.code(p + ("when",), "condition"),
                                    params, self.code(p + ("do",), "block"), self.span(*p, key=True),
                                    bool(a.get("secret", False)))
-        procedures = {name: Procedure(name, dict(pr.get("params") or {}), self.code(("procedures", name, "do"), "block"),
-                                      pr.get("rule"), self.span("procedures", name, key=True))
-                      for name, pr in (d.get("procedures") or {}).items()}
-        functions = {name: Function(name, dict(f.get("params") or {}), self.code(("functions", name, "value"), "condition"),
-                                    f.get("rule"), self.span("functions", name, key=True))
-                     for name, f in (d.get("functions") or {}).items()}
+        procedures = self.routines("procedures", Procedure, "do", "block")
+        functions = self.routines("functions", Function, "value", "condition")
         triggers = {name: Trigger(name, t["enter"], self.code(("triggers", name, "when"), "condition"),
                                   self.code(("triggers", name, "do"), "block"), self.span("triggers", name, key=True))
                     for name, t in (d.get("triggers") or {}).items()}

@@ -2,10 +2,11 @@
 
 Owns `Document` (the data, the source text, where each path of keys stands:
 `span(path)`, a value's text with exact positions), `Located` (a value with
-its position), `Path` (the keys from the top of the spec) and the text of a
-YAML scalar mapped back onto its source (`scalar_text`). loader.py builds
-documents from files, and variants.py merges a variant onto its base; both
-import this module, which imports neither.
+its position), `Path` (the keys from the top of the spec), the text of a
+YAML scalar mapped back onto its source (`scalar_text`), the value at a path
+(`value_at`) and the JSON type of a loaded value (`json_type`, which messages
+name). loader.py builds documents from files, and variants.py merges a
+variant onto its base; both import this module, which imports neither.
 """
 from __future__ import annotations
 
@@ -54,9 +55,9 @@ class Document:
         """The string at `path` as a Text that maps offsets to file positions."""
         pieces = self.joins.get(tuple(path))
         if pieces is not None:
-            return self._joined(pieces, str(_get(self.data, path)))
+            return self._joined(pieces, str(value_at(self.data, path)))
         loc = self.where[tuple(path)]
-        value = _get(self.data, path)
+        value = value_at(self.data, path)
         return scalar_text(loc.node, str(value), loc.value.path, self.sources.get(loc.value.path, ""))
 
     def _joined(self, pieces: list[tuple[Located, str]], value: str) -> Text:
@@ -72,7 +73,19 @@ class Document:
         return Text(value, pieces[0][0].value.path, anchors, paths=paths)
 
 
-def _get(data: Any, path: Path) -> Any:
+# In this order: a YAML `true` is an int to Python too.
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
+               (dict, "object"), (type(None), "null"))
+
+
+def json_type(value: Any) -> str | None:
+    """The JSON Schema type of a loaded YAML value ("object", "array", "string", "integer", "number",
+    "boolean", "null"), or None for a value JSON has no type for (a YAML date)."""
+    return next((name for cls, name in _JSON_TYPES if isinstance(value, cls)), None)
+
+
+def value_at(data: Any, path: Path) -> Any:
+    """The value at `path` (keys and list indexes) inside `data`."""
     for k in path:
         data = data[k]
     return data

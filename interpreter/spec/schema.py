@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import jsonschema
 
 from .diagnostics import Diagnostic, did_you_mean
+from .document import json_type, value_at
 from .loader import Document
 
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "schema", "spec.schema.json")
@@ -96,9 +97,9 @@ def _translate(doc: Document, err: jsonschema.ValidationError, path: tuple) -> I
         yield Diagnostic("E204", f"{shown} is not allowed for {where}", doc.span(path), hint=hint)
         return
     if kw == "pattern":
-        parent = _at(doc.data, path[:-1]) if path else None
-        is_value = isinstance(parent, (dict, list)) and path and _at(doc.data, path) == err.instance
-        holder = _at(doc.data, path)
+        parent = value_at(doc.data, path[:-1]) if path else None
+        is_value = isinstance(parent, (dict, list)) and path and value_at(doc.data, path) == err.instance
+        holder = value_at(doc.data, path)
         if isinstance(holder, dict) and err.instance in holder:  # a key of this mapping
             span = doc.span(path + (err.instance,), key=True)
         else:
@@ -145,27 +146,9 @@ def _shown(value: Any) -> str:
     return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}...'"
 
 
-def _at(data: Any, path: tuple) -> Any:
-    for k in path:
-        data = data[k]
-    return data
-
-
 def v_root() -> dict:
     return validator().schema
 
 
 def _json_type(x: Any) -> str:
-    if isinstance(x, bool):
-        return "boolean"
-    if isinstance(x, int):
-        return "integer"
-    if isinstance(x, float):
-        return "number"
-    if isinstance(x, str):
-        return "string"
-    if isinstance(x, list):
-        return "array"
-    if isinstance(x, dict):
-        return "object"
-    return "null"
+    return json_type(x) or "null"  # a value JSON has no type for (a YAML date) is worded as null

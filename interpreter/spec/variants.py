@@ -32,10 +32,10 @@ set, replace, append, prepend.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Iterator
 
 from .diagnostics import Diagnostic, Span, SpecError, did_you_mean
-from .document import Document, Located, Path
+from .document import Document, Located, Path, json_type, value_at
 
 VERBS = ("set", "replace", "append", "prepend", "remove")
 IGNORED = ("extends", "$schema")
@@ -45,16 +45,23 @@ def _show(path: Path) -> str:
     return ".".join(str(k) for k in path) or "the spec"
 
 
+# What `set:` and `replace:` swap (a whole entry, a mapping?), and what each says when the base's value
+# is of the other form (the message, its hint) or the variant's is (the message).
+_SWAPS = {
+    "set": (False, "'{dotted}' is {old}; `set:` changes a single value",
+            "to swap the whole entry, write it under `replace:`",
+            "`set:` gives '{dotted}' {value}, but the base has {old} there"),
+    "replace": (True, "'{dotted}' is {old}; `replace:` swaps a whole entry",
+                "to change a single value, write it under `set:`",
+                "`replace:` needs a whole entry (a mapping) for '{dotted}', not {value}"),
+}
+_KINDS: dict[str | None, str] = {"object": "an entry (a mapping)", "array": "a list", "string": "a text",
+                                 "null": "nothing"}
+
+
 def _kind(v: Any) -> str:
-    if isinstance(v, dict):
-        return "an entry (a mapping)"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, str):
-        return "a text"
-    if v is None:
-        return "nothing"
-    return "a value"
+    """What a message calls a value of the spec: an entry, a list, a text, nothing, or (else) a value."""
+    return _KINDS.get(json_type(v), "a value")
 
 
 class _Merge:
@@ -152,10 +159,7 @@ class _Merge:
         return path
 
     def get(self, path: Path) -> Any:
-        node = self.data
-        for k in path:
-            node = node[k]
-        return node
+        return value_at(self.data, path)
 
     def put(self, path: Path, value: Any) -> None:
         self.get(path[:-1])[path[-1]] = value
@@ -197,48 +201,31 @@ class _Merge:
             return []
         return [(k, v, (verb, k)) for k, v in table.items()]
 
-    def set_(self) -> None:
-        for dotted, value, at in self.entries("set"):
-            path = self.resolve(dotted, at)
-            if path is None or not self.claim(path, at):
-                continue
-            old = self.get(path)
-            if isinstance(old, dict):
-                self.error("E112", f"'{dotted}' is {_kind(old)}; `set:` changes a single value", at,
-                           hint="to swap the whole entry, write it under `replace:`")
-                continue
-            if isinstance(value, dict):
-                self.error("E112", f"`set:` gives '{dotted}' {_kind(value)}, but the base has {_kind(old)} there",
-                           at, key=False)
-                continue
-            self._drop(path)
-            self.put(path, copy.deepcopy(value))
-            self._graft(at, path)
-
-    def replace(self) -> None:
-        for dotted, value, at in self.entries("replace"):
-            path = self.resolve(dotted, at)
-            if path is None or not self.claim(path, at):
-                continue
-            old = self.get(path)
-            if not isinstance(old, dict):
-                self.error("E112", f"'{dotted}' is {_kind(old)}; `replace:` swaps a whole entry", at,
-                           hint="to change a single value, write it under `set:`")
-                continue
-            if not isinstance(value, dict):
-                self.error("E112", f"`replace:` needs a whole entry (a mapping) for '{dotted}', not {_kind(value)}",
-                           at, key=False)
-                continue
-            self._drop(path)
-            self.put(path, copy.deepcopy(value))
-            self._graft(at, path)
-
-    def join(self, verb: str) -> None:
+    def targets(self, verb: str) -> Iterator[tuple[Any, Any, Path, Path, Any]]:
+        """The entries of `verb:` whose path names a place in the base that no other change claims:
+        (the dotted path as written, the variant's value, where it is written, the path, the base's value)."""
         for dotted, value, at in self.entries(verb):
             path = self.resolve(dotted, at)
-            if path is None or not self.claim(path, at):
-                continue
-            old = self.get(path)
+            if path is not None and self.claim(path, at):
+                yield dotted, value, at, path, self.get(path)
+
+    def swap(self, verb: str) -> None:
+        """`set:` (a single value) or `replace:` (a whole entry): the variant's value takes the base's place,
+        when both are of the form the verb swaps."""
+        whole, base_is_other, hint, value_is_other = _SWAPS[verb]
+        for dotted, value, at, path, old in self.targets(verb):
+            words = {"dotted": dotted, "old": _kind(old), "value": _kind(value)}
+            if isinstance(old, dict) != whole:
+                self.error("E112", base_is_other.format(**words), at, hint=hint)
+            elif isinstance(value, dict) != whole:
+                self.error("E112", value_is_other.format(**words), at, key=False)
+            else:
+                self._drop(path)
+                self.put(path, copy.deepcopy(value))
+                self._graft(at, path)
+
+    def join(self, verb: str) -> None:
+        for dotted, value, at, path, old in self.targets(verb):
             if not isinstance(old, str) or not isinstance(value, str):
                 bad = old if not isinstance(old, str) else value
                 where = f"'{dotted}' in the base" if bad is old else "the text to add"
@@ -289,8 +276,8 @@ class _Merge:
             if k in VERBS or k in IGNORED:
                 continue
             self.add((k,), value, self.data, (k,))
-        self.set_()
-        self.replace()
+        self.swap("set")
+        self.swap("replace")
         self.join("append")
         self.join("prepend")
         if self.errors:
