@@ -240,7 +240,7 @@ def _dice_as(st, p, n, sides):
     return _dice(st, n, sides)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _side(st, sides, p):
     """Seat p's side (lang/teams.py), from emit.py's table: MP numbers per player count."""
     if p < 0 or p >= st[N]:
@@ -285,7 +285,7 @@ def _opponents(st, sides, p):
     return out[:k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _join_text(st, pl, pr, joined, nr, a, b):
     """Two texts joined (emit.py's x_Concat): each side's place among the values lowering listed (pl, pr),
     then the joined text of that pair (`joined`: nr per left value)."""
@@ -513,7 +513,7 @@ def _dir_ok(st, d):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forward(st, fw, w, b, p):
     """forward(board, p): seat p's direction on board b (fw: w directions per board, -1 past its list)."""
     d = fw[b * w + p] if 0 <= p < w else -1
