@@ -625,28 +625,33 @@ class Emitter:
                                         for b in self.g.boards for p in range(w)))
             return f"_forward(st, {fw}, {w}, {self.ex(a[0])}, {self.ex(a[1])})"
         if n in ("team", "partner", "teammates", "opponents"):
-            sides, members = self.side_tables(x)
+            sides, members, partners = self.side_tables(x)
             p = self.ex(a[0])
             if n == "team":
-                return f"(_side(st, {sides}, {p}) + 1)"
+                return f"(_of_seat(st, {sides}, {p}) + 1)"
+            if n == "partner":  # a side of other than two seats has none: a rule error, as in the engine
+                return f"_of_seat(st, {partners}, {p})"
             if n == "opponents":
                 return f"_opponents(st, {sides}, {p})"
-            return f"_{'partner' if n == 'partner' else 'members'}(st, {sides}, {members}, {p})"
+            return f"_members(st, {sides}, {members}, {p})"
         raise self.no(f"the builtin {n}()", x)
 
-    def side_tables(self, x: ir.X | None = None) -> tuple[str, str]:
-        """`game.teams` as two tables: each seat's side, MP numbers per player count; each side's seats in
-        the order declared, MP per side (-1 after the last), MP sides per player count."""
+    def side_tables(self, x: ir.X | None = None) -> tuple[str, str, str]:
+        """`game.teams` as tables: each seat's side and each seat's partner (-1 unless its side is two
+        seats), MP numbers per player count; each side's seats in the order declared, MP per side (-1
+        after the last), MP sides per player count."""
         t, mp = self.g.teams, self.Y.max_players
         if t is None:
             raise self.no("a side's builtin in a game without `game.teams`", x)
-        side, members = [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp * mp)
+        side, partner, members = [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp * mp)
         for n, sides in t.sides.items():
             for k, seats in enumerate(sides):
                 for j, p in enumerate(seats):
                     side[n * mp + p] = k
                     members[(n * mp + k) * mp + j] = p
-        return self.const_array(tuple(side)), self.const_array(tuple(members))
+                    mates = [q for q in seats if q != p]
+                    partner[n * mp + p] = mates[0] if len(mates) == 1 else -1
+        return self.const_array(tuple(side)), self.const_array(tuple(members)), self.const_array(tuple(partner))
 
     # -- statements --------------------------------------------------------------------------------
     def block(self, body: list[ir.S]) -> None:
@@ -1271,7 +1276,7 @@ class Emitter:
             self.line(f"for p in {w}:")
             self.line(f"    st[{Yl.win} + p] = 1")
             if g.teams is not None:  # a side wins together: every seat of a side one of its seats won for
-                sides, _members = self.side_tables()
+                sides = self.side_tables()[0]
                 self.line(f"won = np.zeros({Yl.max_players}, np.int64)")
                 self.line(f"for p in range(st[{Y.N}]):")
                 self.line(f"    if st[{Yl.win} + p]:")
@@ -1280,7 +1285,7 @@ class Emitter:
                 self.line(f"    st[{Yl.win} + p] = won[{sides}[st[{Y.N}] * {Yl.max_players} + p]]")
         elif g.score is not None and g.teams is not None:  # the sides' scores: the highest of a side's, or the sum
             base, mp = Yl.pv + g.score * Yl.max_players, Yl.max_players
-            sides, _members = self.side_tables()
+            sides = self.side_tables()[0]
             count = self.const_array(tuple(len(g.teams.sides.get(n, ())) for n in range(mp + 1)))
             self.line(f"ns = {count}[st[{Y.N}]]")
             self.line(f"sc = np.zeros({mp}, np.int64)")

@@ -241,18 +241,19 @@ def _dice_as(st, p, n, sides):
 
 
 @njit(cache=True, inline="always")
-def _side(st, sides, p):
-    """Seat p's side (lang/teams.py), from emit.py's table: MP numbers per player count."""
-    if p < 0 or p >= st[N]:
+def _of_seat(st, table, p):
+    """Seat p's entry of one of emit.py's tables of sides (MP numbers per player count; -1: none)."""
+    v = table[st[N] * MP + p] if 0 <= p < st[N] else -1
+    if v < 0:
         _stop(st, 10)
         return 0
-    return sides[st[N] * MP + p]
+    return v
 
 
 @njit(cache=True)
 def _members(st, sides, mem, p):
     """The seats of seat p's side, in the order declared (mem: MP seats per side, -1 after the last)."""
-    b = (st[N] * MP + _side(st, sides, p)) * MP
+    b = (st[N] * MP + _of_seat(st, sides, p)) * MP
     k = 0
     while k < MP and mem[b + k] >= 0:
         k += 1
@@ -260,22 +261,8 @@ def _members(st, sides, mem, p):
 
 
 @njit(cache=True)
-def _partner(st, sides, mem, p):
-    out = 0
-    k = 0
-    for q in _members(st, sides, mem, p):
-        if q != p:
-            out = q
-            k += 1
-    if k != 1:
-        _stop(st, 10)
-        return 0
-    return out
-
-
-@njit(cache=True)
 def _opponents(st, sides, p):
-    mine = _side(st, sides, p)
+    mine = _of_seat(st, sides, p)
     out = np.empty(st[N], np.int64)
     k = 0
     for q in range(st[N]):
