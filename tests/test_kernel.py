@@ -87,9 +87,13 @@ def _summary(st) -> tuple:
     return (str(st.status), tuple(st.winners), st.turn, st.decisions, None if i is None else tuple(st.pvars[i]))
 
 
-@pytest.mark.parametrize("path, players, options, readings, games", CASES,
-                         ids=[f"{c[0].split('/')[1][:-5]}-{c[1]}p{'-variant' if c[2] or c[3] else ''}"
-                              f"{''.join(f'-{k}={v}' for k, v in c[2].items()) if len(c[2]) == 1 else ''}" for c in CASES])
+def _case_id(c: tuple) -> str:
+    """`stun-3p-variant`; a case of one option names it (`liars_dice-2p-variant-dice=1`)."""
+    one = "".join(f"-{k}={v}" for k, v in c[2].items()) if len(c[2]) == 1 else ""
+    return f"{c[0].split('/')[-1][:-5]}-{c[1]}p{'-variant' if c[2] or c[3] else ''}{one}"
+
+
+@pytest.mark.parametrize("path, players, options, readings, games", CASES, ids=[_case_id(c) for c in CASES])
 def test_kernel_games_replay_identically_in_the_engine(path, players, options, readings, games):
     game = load_game(path, options, readings)
     k = kernel_for(game.spec)
@@ -161,7 +165,7 @@ SMALL = """
 game: {name: Small, players: {min: 2, max: 2}}
 boards: {grid: {rows: %(rows)s, columns: 3, origin: bottom}}
 options: {tall: {values: [3, 4], default: 3}}
-state: {global: {word: {type: text, start: a}, piece: {type: int, cells: grid}}}
+state: {global: {word: {type: text, start: a}, piece: {type: int, cells: grid}%(more)s}}
 flow: {first: seat(1), turn: {actions: [go]}}
 actions: {go: {label: go, do: '%(do)s'}}
 end: {when: "true", winners: players}
@@ -170,12 +174,14 @@ LIMITS = [  # (what, rows, do, the text at the position named, the construct nam
     ("a text joined from a variable without `values:`", 3, 'word = word + "b"', 'word + "b"', "texts joined"),
     ("a cell named on a board whose rows an option sets", "option.tall", "piece[a1] = 1", "a1",
      "numbered from the bottom"),
+    ("... or a cell variable's start there", "option.tall", "pass", "at: {type: cell", "numbered from the bottom"),
 ]
 
 
 @pytest.mark.parametrize("what, rows, do, text, construct", LIMITS, ids=[x[0] for x in LIMITS])
 def test_what_the_kernel_does_not_run_is_named_at_its_position(tmp_path, what, rows, do, text, construct):
-    path = write(tmp_path, SMALL % {"rows": rows, "do": do})
+    more = ", at: {type: cell, start: b2}" if "at: " in text else ""
+    path = write(tmp_path, SMALL % {"rows": rows, "do": do, "more": more})
     lines = open(path, encoding="utf-8").read().splitlines()
     line = next(i for i, ln in enumerate(lines, 1) if text in ln)
     col = lines[line - 1].index(text) + 1

@@ -40,7 +40,8 @@ VERSION = "10"  # bump when the generated code's meaning changes: cached kernels
 # arguments in order: "s" the state, "a" the next argument as an array, "v" the next as a value, a digit
 # that number; "*": every argument as a value).
 _HELPERS = {
-    "max": ("max", "*"), "min": ("min", "*"), "abs": ("abs", "v"), "top": ("_top", "sv"), "bottom": ("_bottom", "sv"), "first/1": ("_first", "sa"), "first/2": ("_firstn", "av"),
+    "max": ("max", "*"), "min": ("min", "*"), "abs": ("abs", "v"), "top": ("_top", "sv"), "bottom": ("_bottom", "sv"),
+    "first/1": ("_first", "sa"), "first/2": ("_firstn", "av"),
     "last/1": ("_last", "sa"), "last/2": ("_lastn", "av"), "after": ("_after", "av"), "seat": ("_seat", "sv"),
     "contains": ("_contains", "av"), "position": ("_position", "av"), "range": ("_range", "svv"),
     "sorted": ("_sorted", "a"), "random": ("_random", "svv"), "roll": ("_roll", "svv"), "dice": ("_dice", "svv"),

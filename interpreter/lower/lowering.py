@@ -124,12 +124,12 @@ class Lowerer:
 
     def _start(self, v) -> int:
         if v.type == "cell":  # a cell variable starts at its cell, else at the board's first cell
-            return self.cell_number(v.start) if v.start is not None else 0
+            return self.cell_number(v.start, span=v.span) if v.start is not None else 0
         if v.start is None:
             return 0
         return self.encode(v.start)
 
-    def cell_number(self, name: str, node: N.Node | None = None) -> int:
+    def cell_number(self, name: str, node: N.Node | None = None, span: Any = None) -> int:
         """A cell's number from its name (`d4`: column d, row 4), on the one board: its row as drawn (top
         first) times the columns, plus its column. With `origin: bottom`, row 1 is the last row drawn, which
         is a number only on a board whose rows no option changes."""
@@ -137,8 +137,10 @@ class Lowerer:
         board = next(iter(self.spec.boards.values()))
         if board.origin == "bottom":
             if not isinstance(board.rows, int):
-                raise self.no(f"the cell {name} of a board numbered from the bottom whose rows depend on options",
-                              node)
+                what = f"the cell {name} of a board numbered from the bottom whose rows depend on options"
+                if span is not None:  # a start value: the variable's declaration
+                    raise Unsupported(f"{what} is not yet on the kernel", span=span)
+                raise self.no(what, node)
             row = board.rows + 1 - row
         return (row - 1) * self.boards[0].max_columns + (column - 1)
 
@@ -291,7 +293,7 @@ class Lowerer:
     def concat(self, e: N.Binary, left: ir.X, right: ir.X) -> ir.Concat:
         """Texts joined: every pair of the values the two sides can have, joined and interned."""
         lefts, rights = self.texts(left), self.texts(right)
-        if lefts is None or rights is None:
+        if not lefts or not rights:
             raise self.no("texts joined with `+` from a value that is not one of a known few texts", e)
         table = {(a, b): self.intern(self.strings[a] + self.strings[b]) for a in sorted(lefts) for b in sorted(rights)}
         return ir.Concat(T.STR, self.at(e), left, right, table)
