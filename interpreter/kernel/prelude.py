@@ -224,6 +224,67 @@ def _roll(st, n, sides):
 
 
 @njit(cache=True)
+def _roll_as(st, p, n, sides):
+    """player_roll / secret_roll (lang/hidden.py): dice rolled as seat p, who must be a seat of this game."""
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return 0
+    return _roll(st, n, sides)
+
+
+@njit(cache=True)
+def _dice_as(st, p, n, sides):
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return np.zeros(0, np.int64)
+    return _dice(st, n, sides)
+
+
+@njit(cache=True, inline="always")
+def _of_seat(st, table, p):
+    """Seat p's entry of one of emit.py's tables of sides (MP numbers per player count; -1: none)."""
+    v = table[st[N] * MP + p] if 0 <= p < st[N] else -1
+    if v < 0:
+        _stop(st, 10)
+        return 0
+    return v
+
+
+@njit(cache=True)
+def _members(st, sides, mem, p):
+    """The seats of seat p's side, in the order declared (mem: MP seats per side, -1 after the last)."""
+    b = (st[N] * MP + _of_seat(st, sides, p)) * MP
+    k = 0
+    while k < MP and mem[b + k] >= 0:
+        k += 1
+    return mem[b:b + k].copy()
+
+
+@njit(cache=True)
+def _opponents(st, sides, p):
+    mine = _of_seat(st, sides, p)
+    out = np.empty(st[N], np.int64)
+    k = 0
+    for q in range(st[N]):
+        if sides[st[N] * MP + q] != mine:
+            out[k] = q
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True, inline="always")
+def _join_text(st, pl, pr, joined, nr, a, b):
+    """Two texts joined (emit.py's x_Concat): each side's place among the values lowering listed (pl, pr),
+    then the joined text of that pair (`joined`: nr per left value)."""
+    i = pl[a] if 0 <= a < pl.shape[0] else -1
+    j = pr[b] if 0 <= b < pr.shape[0] else -1
+    if i < 0 or j < 0:
+        _stop(st, 10)
+        return 0
+    return joined[i * nr + j]
+
+
+@njit(cache=True)
 def _others(st):
     n = st[N]
     out = np.empty(n - 1 if n > 0 else 0, np.int64)
@@ -437,6 +498,16 @@ def _dir_ok(st, d):
         _stop(st, 10)
         return False
     return True
+
+
+@njit(cache=True, inline="always")
+def _forward(st, fw, w, b, p):
+    """forward(board, p): seat p's direction on board b (fw: w directions per board, -1 past its list)."""
+    d = fw[b * w + p] if 0 <= p < w else -1
+    if d < 0:
+        _stop(st, 10)
+        return 0
+    return d
 
 
 @njit(cache=True, inline="always")
