@@ -24,6 +24,12 @@ batch's CPU time (random seats included, so they are a floor), the Python row's 
 `--targets` measures issue 24's targets, kernel against Python engine, each side in CPU time:
 
     python benchmarks/agents.py --targets            # greedy everywhere in 4p STUN; mcts in 2p STUN, 3p Stunt Academy
+    python benchmarks/agents.py --targets --only cautious,time   # cautious (4p STUN, 3p Love Letter); mcts:time=
+
+The time-budget rows (`time`): `mcts:time=20ms` on both engines (iterations/s and win share: a timed
+agent is as strong as the iterations its engine fits in the time, so the kernel's is the stronger), and
+the cost of reading the clock: `mcts:200` against `mcts:iterations=200,time=60s` on the kernel, which
+play the same games (the budget is never reached), so their iterations/s differ by the check alone.
 """
 from __future__ import annotations
 
@@ -62,8 +68,8 @@ class _Timed:
         i = self.inner.pick(state)
         self.seconds += time.perf_counter() - t0
         self.picks += 1
-        if self.name == "mcts" and len(state.popts) > 1:
-            self.iterations += self.inner.iterations
+        if self.name == "mcts":  # the iterations it took (a time budget stops them before `iterations`)
+            self.iterations = self.inner.used
         return i
 
 
@@ -192,28 +198,62 @@ def _print_row(label: str, r: dict, rate_key: str = "decisions_per_second") -> N
           flush=True)
 
 
-def targets(games: int, seed: int, out: list) -> None:
-    """Issue 24's targets, each kernel against Python engine in one run."""
+def _every_seat(agent: str, games: int, py_games: int, seed: int, out: list, goal: str = "") -> None:
+    """`agent` in every seat of 4-player STUN on both engines: decisions/s of whole games, seat 0's share."""
+    r_k = kernel_match("games/stun.yaml", 4, agent, games, seed, every_seat=True)
+    r_p = python_every_seat("games/stun.yaml", 4, agent, py_games, seed)
+    _print_row(f"{agent} x4, 4p STUN [kernel] seat 0", r_k)
+    _print_row(f"{agent} x4, 4p STUN [python] seat 0", r_p)
+    print(f"{'  ratio' + goal:<34} {r_k['decisions_per_second'] / r_p['decisions_per_second']:>48.1f}x")
+    out += [r_k, r_p]
+
+
+def _both(path: str, players: int, agent: str, k_games: int, p_games: int, seed: int, out: list) -> tuple:
+    """`agent` in one seat against random players, on the kernel and on the Python engine (the agent's own
+    decisions/s there); the two rows printed and kept."""
+    k = kernel_match(path, players, agent, k_games, seed)
+    p = match(None, path, players, agent, p_games, seed)
+    p["engine"] = "python"
+    name = os.path.basename(path).removesuffix(".yaml")
+    if k is not None:
+        _print_row(f"{agent}, {players}p {name} [kernel]", k)
+        out.append(k)
+    _print_row(f"{agent}, {players}p {name} [python]", p)
+    out.append(p)
+    return k, p
+
+
+def targets(games: int, seed: int, out: list, only: set[str] | None = None) -> None:
+    """Issue 24's targets, each kernel against Python engine in one run (`only`: of greedy, mcts, cautious,
+    time)."""
     print(f"\n{'target':<34} {'win share':>9}  {'95% CI':<15} {'games':>6} {'decisions/s':>12} {'iter/s':>10}")
     py_games = max(20, games // 10)
-    r_k = kernel_match("games/stun.yaml", 4, "greedy", games, seed, every_seat=True)
-    r_p = python_every_seat("games/stun.yaml", 4, "greedy", py_games, seed)
-    _print_row("greedy x4, 4p STUN [kernel] seat 0", r_k)
-    _print_row("greedy x4, 4p STUN [python] seat 0", r_p)
-    print(f"{'  ratio (goal: 10x)':<34} {r_k['decisions_per_second'] / r_p['decisions_per_second']:>48.1f}x")
-    out += [r_k, r_p]
+    if only is None or "greedy" in only:
+        _every_seat("greedy", games, py_games, seed, out, " (goal: 10x)")
+    if only is None or "cautious" in only:
+        _every_seat("cautious", games, py_games, seed, out)
+        _both("games/love_letter.yaml", 3, "cautious", games, py_games, seed, out)  # hidden hands, vs random
+    if only is None or "time" in only:
+        k, p = _both("games/stun.yaml", 2, "mcts:time=20ms", max(10, games // 40), max(10, games // 40), seed, out)
+        _iter_ratio(k, p)
+        plain = kernel_match("games/stun.yaml", 2, "mcts:200", games // 4, seed)
+        timed = kernel_match("games/stun.yaml", 2, "mcts:iterations=200,time=60s", games // 4, seed)
+        if plain is not None and timed is not None:
+            _print_row("mcts:200, 2p STUN [kernel]", plain)
+            _print_row("  the same, time=60s [kernel]", timed)
+            print(f"{'  the clock check costs':<34} "
+                  f"{100 * (1 - timed['iterations_per_second'] / plain['iterations_per_second']):>58.1f}%")
+            out += [plain, timed]
+    if only is not None and "mcts" not in only:
+        return
     for path, players in (("games/stun.yaml", 2), ("games/stunt-academy.yaml", 3)):
-        k = kernel_match(path, players, "mcts:200", games // 4, seed)
-        p = match(None, path, players, "mcts:200", max(10, py_games // 2), seed)
-        p["engine"] = "python"
-        name = os.path.basename(path).removesuffix(".yaml")
-        if k is not None:
-            _print_row(f"mcts:200, {players}p {name} [kernel]", k)
-            out.append(k)
-        _print_row(f"mcts:200, {players}p {name} [python]", p)
-        out.append(p)
-        if k is not None and p.get("iterations_per_second"):
-            print(f"{'  ratio of iter/s (goal: 20x)':<34} {k['iterations_per_second'] / p['iterations_per_second']:>59.1f}x")
+        k, p = _both(path, players, "mcts:200", games // 4, max(10, py_games // 2), seed, out)
+        _iter_ratio(k, p, " (goal: 20x)")
+
+
+def _iter_ratio(k: dict | None, p: dict, goal: str = "") -> None:
+    if k is not None and p.get("iterations_per_second"):
+        print(f"{'  ratio of iter/s' + goal:<34} {k['iterations_per_second'] / p['iterations_per_second']:>59.1f}x")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,10 +271,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_path", help="also write every result to this file")
     ap.add_argument("--engines", default="kernel,python", help="engines each matchup is measured on")
     ap.add_argument("--targets", action="store_true", help="only issue 24's speed targets (see above)")
+    ap.add_argument("--only", default="", help="with --targets: which of greedy,mcts,cautious,time (default: all)")
     args = ap.parse_args(argv)
     if args.targets:
         out: list = []
-        targets(args.games * 10 if args.games != 100 else 400, args.seed, out)
+        targets(args.games * 10 if args.games != 100 else 400, args.seed, out,
+                {w for w in args.only.split(",") if w} or None)
         if args.json_path:
             with open(args.json_path, "w", encoding="utf-8") as fh:
                 json.dump(out, fh, indent=1)

@@ -43,6 +43,11 @@ ROWS = [
     ("cant-stop", "games/cant_stop.yaml", 2, {}, None),
     ("no-thanks", "games/no_thanks.yaml", 3, {}, None),
     ("maedn", "games/maedn.yaml", 4, {}, None),
+    ("breakthrough", "games/breakthrough.yaml", 2, {}, "breakthrough"),
+    ("checkers", "games/checkers.yaml", 2, {}, "checkers"),
+    ("backgammon", "games/backgammon.yaml", 2, {}, "backgammon"),
+    ("euchre", "games/euchre.yaml", 4, {}, "euchre"),
+    ("liars-dice", "games/liars_dice.yaml", 2, {}, "liars_dice(numdice=5)"),
 ]
 
 

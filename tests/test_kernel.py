@@ -28,6 +28,8 @@ from interpreter.lower.lowering import Unsupported, lower
 from interpreter.runtime.pipeline import load_game
 from interpreter.runtime.seeds import game_seed
 
+from spec_helpers import write
+
 
 @pytest.fixture(scope="module", autouse=True)
 def kernel_cache(tmp_path_factory):
@@ -52,6 +54,7 @@ CASES = [
     ("games/mancala.yaml", 2, {}, {}, 25),
     ("games/dots_and_boxes.yaml", 2, {"size": 3}, {}, 25),
     ("games/cant_stop.yaml", 2, {}, {}, 15),  # dice: random numbers in the chance record
+    ("games/breakthrough.yaml", 2, {}, {}, 15),  # forward(), texts joined with +, rows from the bottom
 ]
 # Every other shipped spec the kernel runs: a kernel costs seconds to compile, so these run when asked
 # (RULEWRIGHT_KERNEL_ALL=1); each replayed identically when the kernel was built (docs/guides/scale.md).
@@ -69,6 +72,13 @@ if os.environ.get("RULEWRIGHT_KERNEL_ALL"):
         ("games/sushi_go.yaml", 3, {}, {}, 10),
         ("games/stunt-academy.yaml", 3, {}, {}, 10),  # `choose subset`
         ("games/othello.yaml", 2, {}, {}, 5),  # cells as values
+        ("games/checkers.yaml", 2, {}, {}, 10),  # forward(), `extra turn` with a cell variable
+        ("games/backgammon.yaml", 2, {}, {}, 10),  # player_roll(): dice rolled as a seat
+        ("games/euchre.yaml", 4, {"stick": True}, {}, 20),  # game.teams: team(), partner(), teammates(), sides win
+        ("games/euchre.yaml", 4, {"stick": False}, {}, 20),  # ... and a hand thrown in
+        *[("games/liars_dice.yaml", 2, {"dice": d}, {}, 20) for d in (1, 2, 3, 4, 5)],  # secret_dice, reveal
+        ("tests/specs/sides.yaml", 6, {}, {}, 20),  # sides out of seat order, `score: sum`, opponents()
+        ("tests/specs/sides-winners.yaml", 6, {}, {}, 20),  # a side wins together by `end: winners:`
     ]
 
 
@@ -77,8 +87,13 @@ def _summary(st) -> tuple:
     return (str(st.status), tuple(st.winners), st.turn, st.decisions, None if i is None else tuple(st.pvars[i]))
 
 
-@pytest.mark.parametrize("path, players, options, readings, games", CASES,
-                         ids=[f"{c[0].split('/')[1][:-5]}-{c[1]}p{'-variant' if c[2] or c[3] else ''}" for c in CASES])
+def _case_id(c: tuple) -> str:
+    """`stun-3p-variant`; a case of one option names it (`liars_dice-2p-variant-dice=1`)."""
+    one = "".join(f"-{k}={v}" for k, v in c[2].items()) if len(c[2]) == 1 else ""
+    return f"{c[0].split('/')[-1][:-5]}-{c[1]}p{'-variant' if c[2] or c[3] else ''}{one}"
+
+
+@pytest.mark.parametrize("path, players, options, readings, games", CASES, ids=[_case_id(c) for c in CASES])
 def test_kernel_games_replay_identically_in_the_engine(path, players, options, readings, games):
     game = load_game(path, options, readings)
     k = kernel_for(game.spec)
@@ -142,8 +157,35 @@ def test_a_construct_not_on_the_kernel_is_named_with_its_position():
         lower(game.spec)
     assert str(exc.value).startswith(f"{TRIGGERS}:81:3: ") and "triggers" in str(exc.value)
     assert why_not(game.spec) == str(exc.value)
-    assert why_not(load_game("games/stun.yaml").spec, {0: "cautious"}).startswith("agent cautious is not yet on the kernel")
-    assert why_not(load_game("games/stun.yaml").spec, {0: "greedy"}) is None  # search agents run on the kernel
+    assert why_not(load_game("games/stun.yaml").spec, {0: "greedy", 1: "cautious"}) is None  # search agents run on the kernel
+
+
+SMALL = """
+game: {name: Small, players: {min: 2, max: 2}}
+boards: {grid: {rows: %(rows)s, columns: 3, origin: bottom}}
+options: {tall: {values: [3, 4], default: 3}}
+state: {global: {word: {type: text, start: a}, piece: {type: int, cells: grid}%(more)s}}
+flow: {first: seat(1), turn: {actions: [go]}}
+actions: {go: {label: go, do: '%(do)s'}}
+end: {when: "true", winners: players}
+"""
+LIMITS = [  # (what, rows, do, the text at the position named, the construct named)
+    ("a text joined from a variable without `values:`", 3, 'word = word + "b"', 'word + "b"', "texts joined"),
+    ("a cell named on a board whose rows an option sets", "option.tall", "piece[a1] = 1", "a1",
+     "numbered from the bottom"),
+    ("... or a cell variable's start there", "option.tall", "pass", "at: {type: cell", "numbered from the bottom"),
+]
+
+
+@pytest.mark.parametrize("what, rows, do, text, construct", LIMITS, ids=[x[0] for x in LIMITS])
+def test_what_the_kernel_does_not_run_is_named_at_its_position(tmp_path, what, rows, do, text, construct):
+    more = ", at: {type: cell, start: b2}" if "at: " in text else ""
+    path = write(tmp_path, SMALL % {"rows": rows, "do": do, "more": more})
+    lines = open(path, encoding="utf-8").read().splitlines()
+    line = next(i for i, ln in enumerate(lines, 1) if text in ln)
+    col = lines[line - 1].index(text) + 1
+    reason = why_not(load_game(path).spec)
+    assert reason is not None and reason.startswith(f"{path}:{line}:{col}: ") and construct in reason, reason
 
 
 def _sim(*args: str) -> tuple[dict, str]:

@@ -61,3 +61,19 @@ def test_a_measure_must_be_a_number_or_a_condition(tmp_path):
 def test_a_spec_without_measures_reports_none():
     stats = sweep(GameSpec("games/stun.yaml"), 2, 3, 1).as_dict()
     assert stats["measures"] == {}
+
+
+def test_sweeps_share_one_pool_of_workers_and_keep_its_results(tmp_path):
+    """A lab run asks for many batches: they go to one pool, started once, whose workers keep the games
+    they loaded; the results stay those of one process."""
+    from interpreter.lab import runner
+    path = tiny_variant(tmp_path, MEASURED)
+    first = sweep(GameSpec(path), 2, 30, 3, workers=2)
+    pool = runner._pool(2)
+    second = sweep(GameSpec(path, budget=5000), 2, 30, 4, workers=2)
+    assert runner._pool(2) is pool and [k[0] for k in runner._pools].count(2) == 1
+    alone = [sweep(GameSpec(path), 2, 30, 3, workers=1), sweep(GameSpec(path, budget=5000), 2, 30, 4, workers=1)]
+    drop = ("seconds", "games_per_second")
+    for got, want in zip([first, second], alone):
+        a, b = got.as_dict(), want.as_dict()
+        assert {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}

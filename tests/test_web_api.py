@@ -2,13 +2,16 @@
 
 What a page may ask and what it gets: only the specs the server was started with, a 4xx with a JSON
 error for every bad request, games kept apart per browser session, undo/redo/save/load as replays of
-seed and choices, logs stepped through, lab runs with their reports, and every cap. The hidden-card
+seed and choices, logs stepped through, lab runs with their reports, variant searches (the Tune page:
+the CLI's report and its `--out` variant, the names, targets and caps checked), and every cap. The hidden-card
 tests read the response bodies themselves: a seat never receives the name of a card it has not seen.
 """
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import time
 import warnings
 
@@ -424,14 +427,14 @@ def test_a_log_given_on_the_command_line_is_listed_for_every_session():
 
 
 # -- the lab ------------------------------------------------------------------------------------------
-def _wait(c: TestClient, jid: str) -> dict:
+def _wait(c: TestClient, jid: str, kind: str = "lab") -> dict:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        j = c.get(f"/api/lab/{jid}").json()
-        if j["state"] in ("done", "failed"):
+        j = c.get(f"/api/{kind}/{jid}").json()
+        if j["state"] in ("done", "failed", "cancelled"):
             return j
         time.sleep(0.1)
-    raise AssertionError("the lab run did not end")
+    raise AssertionError(f"the {kind} job did not end")
 
 
 def test_a_lab_run_reports_verdicts_and_plots():
@@ -488,3 +491,186 @@ def test_a_game_goes_onto_the_slider_when_it_is_over_or_of_bots_only(app):
     g = start(c, spec="secrets", players=2, seed=3, seats=["person", "random"])
     r = c.post(f"/api/games/{g['id']}/replay", json={})
     assert r.status_code == 403 and "once it is over" in r.json()["error"]
+
+
+# -- the Tune page: a variant search --------------------------------------------------------------------------
+PLANTED = "tests/specs/tune_planted.yaml"  # fair for exactly one value of `line` (50); `table` changes nothing
+SEARCH = {"spec": "tune_planted", "players": 2, "seed": 3, "vary": [{"name": "line"}],
+          "targets": ["win P1 30%..70%", "wins spread <= 40pt"], "games": 50, "max_games": 400}
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> str:
+    """The planted spec in a folder of its own (a downloaded variant is checked, and saved, beside it)."""
+    folder = tmp_path_factory.mktemp("tune")
+    shutil.copy(PLANTED, folder / "tune_planted.yaml")
+    return str(folder / "tune_planted.yaml")
+
+
+def _job(c: TestClient, body: dict, kind: str = "tune") -> dict:
+    r = c.post(f"/api/{kind}", json=body)
+    assert r.status_code == 202, r.text
+    return _wait(c, r.json()["id"], kind)
+
+
+def _without_times(report: dict) -> dict:
+    d = json.loads(json.dumps(report))
+    for x in [d, *d["policies"]]:
+        x.pop("seconds")
+        x.pop("cpu_seconds")
+    return d
+
+
+def test_a_search_runs_as_a_job_and_shows_the_clis_report(planted, tmp_path):
+    app = create_app([planted, "games/stun.yaml"], hosts=("testserver",))
+    c = client(app=app)
+    j = _job(c, SEARCH)
+    assert j["state"] == "done", j["error"]
+    assert (j["kind"], j["done"], j["total"], j["unit"]) == ("tune", 5, 5, "variants")
+    r = j["report"]
+    (p,) = r["policies"]
+    assert p["policy"] == "random" and p["mode"] == "exhaustive" and p["tried"] == 5
+    assert [c_["rank"] for c_ in p["candidates"]] == [1, 2, 3, 4, 5]
+    best = p["candidates"][0]
+    assert best["label"] == r["best"] == "line=50" and best["meets"] is True and best["stopped"] == "decided"
+    # 35 and 65 give one seat about 65% (undecided at 400 games), 20 and 80 about 80% (outside)
+    assert {c_["label"]: c_["meets"] for c_ in p["candidates"][1:]} == {
+        "line=65": "undecided", "line=35": "undecided", "line=80": False, "line=20": False}
+    assert all(e["verdict"] in ("inside", "outside", "undecided") and e["shown"].count("[") == 1
+               for c_ in p["candidates"] for e in c_["targets"])
+    assert "line=50" in r["pareto"] and r["sensitivity"] == []
+    # the plots and the HTML report as `rulewright tune --report` writes them, by the names the job listed
+    assert r["plots"] == [["target-1-win_P1.png", "target-2-wins_spread.png"]]
+    assert sorted(j["plots"]) == sorted(r["plots"][0]) and "index.html" in j["files"]
+    png = c.get(f"/api/tune/{j['id']}/report/{r['plots'][0][0]}")
+    assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+    page = c.get(f"/api/tune/{j['id']}/report/index.html")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "Every candidate, ranked" in page.text and r["plots"][0][0] in page.text
+    assert c.get(f"/api/tune/{j['id']}/report/..%2Ftune_planted.yaml").status_code == 404
+    assert c.get(f"/api/lab/{j['id']}").status_code == 404  # a search is not a lab run
+    assert client(app=app).get(f"/api/tune/{j['id']}").status_code == 404  # nor another browser's
+    # the best variant, as `--out` writes it beside the spec: it checks clean and extends the base
+    (name,) = j["downloads"]
+    got = c.get(f"/api/tune/{j['id']}/downloads/{name}")
+    assert got.status_code == 200 and f'filename="{name}"' in got.headers["content-disposition"]
+    assert "extends: tune_planted.yaml" in got.text and "options.line.default: 50" in got.text
+    saved = os.path.join(os.path.dirname(planted), name)
+    with open(saved, "w", encoding="utf-8") as fh:
+        fh.write(got.text)
+    checked, diags = api.check_spec(saved)
+    assert checked is not None, diags
+    assert checked.options["line"].default == 50 and checked.name == "Tune planted (tuned)"
+    out = os.path.join(os.path.dirname(planted), "cli-best.yaml")
+    from click.testing import CliRunner
+    from interpreter.cli.commands import cli
+    res = CliRunner().invoke(cli, ["tune", planted, "-p", "2", "--vary", "line", "--target", "win P1 30%..70%",
+                                   "--target", "wins spread <= 40pt", "--games", "50", "--max-games", "400",
+                                   "--seed", "3", "--out", out])
+    assert res.exit_code == 0, res.output
+    assert open(out, encoding="utf-8").read() == got.text  # the same text, byte for byte
+    # the same request again: the same result
+    again = _job(c, SEARCH)
+    assert _without_times(again["report"]) == _without_times(r)
+    app.state.table.lab.close()
+
+
+def test_a_search_under_two_policies_and_readings(planted):
+    app = create_app([planted, "games/stun.yaml"], hosts=("testserver",))
+    c = client(app=app)
+    j = _job(c, {"spec": "stun", "players": 2, "seed": 1, "games": 10, "max_games": 20,
+                 "vary": [{"name": "win_timing"}, {"name": "win_chips", "values": [3]}],
+                 "targets": ["stalled <= 5pt", "minimise turns"], "agents": ["random", "first"][:1] + ["greedy"]})
+    assert j["state"] == "done", j["error"]
+    r = j["report"]
+    assert [p["policy"] for p in r["policies"]] == ["random", "greedy"] and j["total"] == 4
+    assert [a["kind"] for a in r["vary"]] == ["reading", "option"] and r["vary"][1]["values"] == [3]
+    assert all("win_chips=3" in c_["label"] for p in r["policies"] for c_ in p["candidates"])
+    assert len(r["plots"]) == 2 and r["plots"][1][0].startswith("greedy-")
+    assert all("verdict" not in c_["targets"][1] for c_ in r["policies"][0]["candidates"])  # an objective
+    app.state.table.lab.close()
+
+
+@pytest.mark.parametrize("change,fragment", [
+    ({"spec": "nope"}, "unknown spec"),
+    ({"spec": "tune_planted.yaml"}, "unknown spec"),
+    ({"players": 3}, "2 to 2 players"),
+    ({"seed": -1}, "the seed must be"),
+    ({"seed": 1.5}, "the seed must be"),
+    ({"games": 5}, "from 10 to 1600"),
+    ({"max_games": 10 ** 6}, "from 50 to 1600"),
+    ({"max_games": 20}, "from 50 to 1600"),
+    ({"vary": []}, "vary must list 1 to 2 of: line, table"),
+    ({"vary": "line"}, "vary must list"),
+    ({"vary": [{"name": "lin"}]}, '"lin" is no option or ambiguity'),
+    ({"vary": [{"name": "line"}, {"name": "line"}]}, "named twice"),
+    ({"vary": [{"name": "line", "values": [51]}]}, "51 is not a value of line"),
+    ({"vary": [{"name": "line", "values": ["50"]}]}, '"50" is not a value of line'),
+    ({"vary": [{"name": "line", "values": [True]}]}, "true is not a value of line"),
+    ({"vary": [{"name": "line", "values": []}]}, "must be some of: 20, 35"),
+    ({"vary": [{"name": "../../etc/passwd"}]}, "no option or ambiguity"),
+    ({"targets": []}, "targets must be 1 to 8"),
+    ({"targets": ["turns 1..9"] * 9}, "targets must be 1 to 8"),
+    ({"targets": ["turns 1..9\nturns 2..3"]}, "one line"),
+    ({"targets": [{"turns": 1}]}, "targets must be"),
+    ({"agents": ["mcts"]}, "agents must name one or more of: random, greedy"),
+    ({"agents": ["random", "random"]}, "each once"),
+    ({"agents": []}, "agents must name"),
+], ids=["spec", "spec-path", "players", "seed", "seed-float", "games", "max-games", "max-below-games", "no-vary",
+        "vary-text", "vary-name", "vary-twice", "value", "value-type", "value-bool", "no-values", "vary-path",
+        "no-targets", "too-many-targets", "target-newline", "target-object", "agent", "agent-twice", "no-agents"])
+def test_bad_search_requests_are_400s_that_run_nothing(planted, change, fragment):
+    app = create_app([planted], hosts=("testserver",))
+    r = client(app=app).post("/api/tune", json={**SEARCH, **change})
+    assert r.status_code == 400 and fragment in r.json()["error"], r.text
+    assert not app.state.table.lab.jobs
+
+
+def test_a_bad_target_is_the_clis_diagnostics(planted):
+    app = create_app([planted], hosts=("testserver",))
+    r = client(app=app).post("/api/tune", json={**SEARCH, "targets": ["turn 60..", "wins spread <= 10"]})
+    assert r.status_code == 400 and "2 target(s) cannot be read" in r.json()["error"]
+    diags = r.json()["diagnostics"]
+    assert "--target:1:1: error[E701]: no measure 'turn'" in diags and "did you mean 'turns'?" in diags
+    assert "--target:2:16: error[E702]" in diags and "2 | wins spread <= 10" in diags
+    assert not app.state.table.lab.jobs
+
+
+def test_the_caps_are_the_servers(planted):
+    app = create_app([planted], limits=Limits(tune_variants=3, tune_games=100), hosts=("testserver",))
+    c = client(app=app)
+    assert c.get("/api/specs").json()["limits"]["tune"]["variants"] == 3
+    r = c.post("/api/tune", json={**SEARCH, "max_games": 400})
+    assert r.status_code == 400 and "from 50 to 100" in r.json()["error"]
+    # five variants past a cap of three: Optuna chooses three of them
+    j = _job(c, {**SEARCH, "max_games": 100})
+    assert j["state"] == "done", j["error"]
+    assert j["total"] == 3 and j["report"]["mode"] == "optuna" and j["report"]["policies"][0]["tried"] <= 3
+    assert max(c_["games"] for c_ in j["report"]["candidates"]) <= 100
+    app.state.table.lab.close()
+
+
+def test_one_job_a_browser_whatever_its_kind_and_stop(planted):
+    app = create_app([planted, "games/stun.yaml"], limits=Limits(lab_jobs=2), hosts=("testserver",))
+    c, other = client(app=app), client(app=app)
+    long = {"spec": "stun", "players": 4, "vary": [{"name": "win_chips"}, {"name": "advanced"}],
+            "targets": ["stalled <= 0pt"], "games": 10, "max_games": 1600}  # never decided: to the cap
+    first = c.post("/api/tune", json=long)
+    assert first.status_code == 202, first.text
+    for kind, body in (("tune", SEARCH), ("lab", {"spec": "stun", "players": 2, "games": 10})):
+        again = c.post(f"/api/{kind}", json=body)
+        assert again.status_code == 429 and "this browser already has 1" in again.json()["error"]
+    queued = other.post("/api/tune", json=SEARCH)  # waits for the first: one worker thread
+    assert queued.status_code == 202
+    assert client(app=app).post(f"/api/tune/{first.json()['id']}/cancel", json={}).status_code == 404
+    r = other.post(f"/api/tune/{queued.json()['id']}/cancel", json={})
+    assert r.status_code == 200 and r.json()["state"] == "cancelled"  # a queued job never runs
+    deadline = time.monotonic() + 60
+    while c.get(f"/api/tune/{first.json()['id']}").json()["state"] != "running" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert c.post(f"/api/tune/{first.json()['id']}/cancel", json={}).json()["stopping"] is True
+    j = _wait(c, first.json()["id"], "tune")
+    assert j["state"] == "cancelled" and j["report"] is None and j["downloads"] == []
+    assert _wait(other, queued.json()["id"], "tune")["state"] == "cancelled"
+    assert c.post("/api/tune", json=SEARCH).status_code == 202  # the browser may start another
+    app.state.table.lab.close()

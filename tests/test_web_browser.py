@@ -2,7 +2,8 @@
 
 A real server on loopback; the tests click what a designer clicks: start a game, take an option, ask
 why an action is refused, undo and redo, save and load, hot-seat hand-over, step through an uploaded
-log, run the ambiguity lab and read its report. The page must raise no script error. Screenshots of
+log, run the ambiguity lab and read its report, run a variant search from the lab tab's Tune page (a bad
+target shown as its diagnostics), read its table and download the best variant. The page must raise no script error. Screenshots of
 the table and of the lab go to the test's folder (and to /work/wt/screens/ when it exists, or to
 $RULEWRIGHT_SCREENS). Skipped, with the reason, where /usr/bin/chromium or playwright is missing.
 """
@@ -22,7 +23,7 @@ from interpreter import api  # noqa: E402
 from interpreter.runtime.gamelog import header, lines  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
 
-SPECS = ["games/stun.yaml", "games/stunt-academy.yaml", "tests/specs/secrets.yaml"]
+SPECS = ["games/stun.yaml", "games/stunt-academy.yaml", "tests/specs/secrets.yaml", "tests/specs/tune_planted.yaml"]
 
 
 @pytest.fixture(scope="module")
@@ -284,6 +285,54 @@ def test_the_lab_runs_from_the_page_and_shows_its_report(page, tmp_path):
     page.wait_for_function("[...document.querySelectorAll('img.plot')].every(i => i.complete && i.naturalWidth > 0)")
     assert page.locator("img.plot").count() == 2
     screenshot(page, "lab.png", tmp_path)
+
+
+def test_a_search_runs_from_the_tune_page_and_its_best_variant_downloads(page, tmp_path):
+    page.click("#tab-lab")
+    page.click("#sub-tune")
+    assert page.is_visible("#tune-form") and not page.is_visible("#lab-form")
+    page.select_option("#tune-spec", "tune_planted")
+    assert page.locator("#tune-vary div.vary").count() == 2  # the spec's own options, nothing typed
+    row = page.locator("#tune-vary div.vary[data-name='line']")
+    assert row.locator("input.vary-value").first.is_disabled()  # until the name is ticked
+    row.locator("input.vary-name").check()
+    row.locator("input.vary-value[value='20']").uncheck()  # line = 35, 50, 65, 80
+    assert page.inner_text("#tune-space").startswith("4 variants; every one is played")
+    page.fill("#tune-players", "2")
+    page.fill("#tune-seed", "3")
+    page.fill("#tune-games", "50")
+    page.fill("#tune-max-games", "400")
+    page.fill("#tune-targets", "win P1 30%..70%\nwins spread <= 40")
+    page.click("#tune-start")
+    page.wait_for_selector("#tune-diagnostics:not([hidden])")
+    diags = page.inner_text("#tune-diagnostics")
+    assert "--target:2:16: error[E702]" in diags and "write points: 40pt is 0.4" in diags
+    assert "cannot be read" in page.inner_text("#error")
+    page.fill("#tune-targets", "win P1 30%..70%\nwins spread <= 40pt")
+    page.click("#tune-start")
+    page.wait_for_selector("#tune-report:not([hidden])", timeout=120_000)
+    assert page.is_hidden("#tune-diagnostics")
+    assert "done: 4 of 4 variants" in page.inner_text("#tune-count")
+    rows = page.locator("table.tune-table tbody tr")
+    assert rows.count() == 4
+    first = rows.first
+    assert first.get_attribute("data-variant") == "line=50"
+    assert first.locator(".verdict-true").count() == 1 and first.locator(".verdict-inside").count() == 2
+    assert page.locator("table.tune-table .verdict-outside").count() >= 2  # line=80: both targets surely missed
+    assert page.locator("table.tune-table .verdict-undecided").count() >= 1
+    assert "meet every target: 1; undecided: 2; fail: 1" in page.inner_text("section.tune-search")
+    assert "line=50" in page.inner_text(".tune-pareto") and "best: line=50 (meets: true)" in page.inner_text(".tune-best")
+    page.wait_for_function("[...document.querySelectorAll('#tune-report img.plot')].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.locator("#tune-report img.plot").count() == 2
+    with page.expect_download() as info:
+        page.click("#tune-download")
+    d = info.value
+    assert d.suggested_filename == "tune_planted-tuned.yaml"
+    text = open(d.path(), encoding="utf-8").read()
+    assert "extends: tune_planted.yaml" in text and "options.line.default: 50" in text
+    checked, diags = api.check_spec("tests/specs/tune_planted-tuned.yaml", text)  # as saved beside the spec
+    assert checked is not None, diags
+    screenshot(page, "tune.png", tmp_path, full_page=True)
 
 
 def test_a_bot_game_is_watched_from_any_seat_and_stepped_through(page):

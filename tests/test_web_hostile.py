@@ -5,8 +5,8 @@ non-ASCII digits in the query) get a 4xx with a JSON error, never a 500; changes
 from the table's own origin, and requests without a session cookie make no session and push none out;
 a repeated or double-clicked choice is applied once; game work runs off the event loop (a bot thinking
 at one table does not hold up another session), stops when the client leaves or its thinking time is
-up, and stays within per-session and global caps (429s); the lab refuses a spec changed since the start
-(a FIFO in its place does not block it). Real servers on loopback where a real connection matters.
+up, and stays within per-session and global caps (429s); the lab and the variant search refuse a spec
+changed since the start (a FIFO in its place does not block them). Real servers on loopback where a real connection matters.
 """
 from __future__ import annotations
 
@@ -73,6 +73,16 @@ CRAFTED = [
     ("get", "/api/logs/given-" + BIG, None),
     ("get", "/api/logs/given-\u00b2", None),
     ("get", "/api/lab/%ED%A0%80", None),
+    ("post", "/api/tune", '{"spec": "stun", "seed": ' + BIG + "}"),
+    ("post", "/api/tune", '{"spec": "stun", "vary": [{"name": "win_chips", "values": [' + BIG + "]}]}"),
+    ("post", "/api/tune", '{"spec": "stun", "vary": [{"name": "win_chips", "values": ' + DEEP + "}]}"),
+    ("post", "/api/tune", '{"spec": "stun", "vary": [{"name": "\\ud800"}], "targets": ["turns 1..2"]}'),
+    ("post", "/api/tune", '{"spec": "stun", "vary": [{"name": "win_chips"}], "targets": ["\\ud800"]}'),
+    ("post", "/api/tune", '{"spec": "stun", "vary": [{"name": "win_chips"}], "targets": ["turns 1..' + BIG[:29] +
+     '"], "max_games": 1e999}'),
+    ("post", "/api/tune/%ED%A0%80/cancel", "{}"),
+    ("get", "/api/tune/%ED%A0%80/downloads/x.yaml", None),
+    ("get", "/api/tune/nope/report/..%2F..%2Fetc%2Fpasswd", None),
 ]
 
 
@@ -294,33 +304,36 @@ def test_one_session_cannot_take_every_worker():
 
 
 # -- the lab measures the game the table plays ------------------------------------------------------------
-def test_the_lab_refuses_a_spec_changed_since_the_start_and_a_fifo_does_not_block_it(tmp_path):
+def test_the_lab_and_a_search_refuse_a_spec_changed_since_the_start_and_a_fifo_does_not_block_them(tmp_path):
     spec = tmp_path / "stun.yaml"
     shutil.copy("games/stun.yaml", spec)
     text = spec.read_text().replace("source: ../rulebooks/", "source: " + os.path.abspath("rulebooks") + "/")
     spec.write_text(text)
     app = create_app([str(spec)], hosts=("testserver",))
     c = client(app)
-    body = {"spec": "stun", "players": 2, "games": 10, "ambiguities": ["win_timing"]}
+    lab = {"spec": "stun", "players": 2, "games": 10, "ambiguities": ["win_timing"]}
+    tune = {"spec": "stun", "players": 2, "games": 10, "vary": [{"name": "win_timing"}], "targets": ["turns 1..999"]}
     spec.write_text(text + "\n# changed\n")
-    j = _lab(c, body)
-    assert j["state"] == "failed" and "changed since the server started" in j["error"]
+    for kind, body in (("lab", lab), ("tune", tune)):
+        j = _job(c, kind, body)
+        assert j["state"] == "failed" and "changed since the server started" in j["error"]
     spec.unlink()
     os.mkfifo(spec)
     t0 = time.monotonic()
-    j = _lab(c, body)
-    assert j["state"] == "failed" and "changed since the server started" in j["error"]
+    for kind, body in (("lab", lab), ("tune", tune)):
+        j = _job(c, kind, body)
+        assert j["state"] == "failed" and "changed since the server started" in j["error"]
     assert time.monotonic() - t0 < 10
     app.state.table.lab.close()
 
 
-def _lab(c, body) -> dict:
-    r = c.post("/api/lab", json=body)
+def _job(c, kind: str, body: dict) -> dict:
+    r = c.post(f"/api/{kind}", json=body)
     assert r.status_code == 202, r.text
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        j = c.get(f"/api/lab/{r.json()['id']}").json()
+        j = c.get(f"/api/{kind}/{r.json()['id']}").json()
         if j["state"] in ("done", "failed"):
             return j
         time.sleep(0.05)
-    raise AssertionError("the lab run did not end")
+    raise AssertionError(f"the {kind} job did not end")

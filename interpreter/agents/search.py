@@ -219,6 +219,7 @@ class MctsAgent:
         self.rng = random.Random(agent_seed(game_seed, seat) ^ _SALT)
         self.last_root: _Node | None = None  # for inspection and tests
         self.reused = 0  # decisions that started from the subtree kept from the one before
+        self.used = 0  # iterations taken, over all decisions (for benchmarks: a time budget stops them early)
         self._kept: tuple | None = None  # (game, seed, choices with mine, a copy before my move, the tree)
 
     def _root(self, state: State) -> _Node:
@@ -278,6 +279,7 @@ class MctsAgent:
         for it in range(self.iterations):
             if deadline is not None and it and not it & 7 and _clock() >= deadline:
                 break  # the time budget is spent (checked every 8 iterations, and never before the first)
+            self.used += 1
             s = dets.sample(rng, share=True)  # its chance comes from my own stream (it is never cloned)
             node, path = root, []
             root_keys = same_keys  # the root's options are this decision's: their labels are `labels`

@@ -15,7 +15,7 @@ import os
 import click
 from rich.table import Table
 
-from ..spec.diagnostics import SourceCache, SpecError, render
+from ..spec.diagnostics import SpecError, render_in
 from .common import (Failed, _load, _pairs, _show_diagnostics, backend_opt, budget_opt, err, option_opt, out,
                      reading_opt, seed_opt, workers_opt, write_report)
 
@@ -29,20 +29,10 @@ _MEETS_STYLE = {"true": "green", "false": "red", "undecided": "magenta"}
 _VERDICT_STYLE = {"inside": "green", "outside": "red", "undecided": "magenta"}
 
 
-def _render_args(exc: SpecError, sources: dict[str, str]) -> None:
-    cache = SourceCache()
-    for path, text in sources.items():
-        cache.add(path, text)
-    for d in exc.diagnostics:
-        err.print(render(d, cache), markup=False)
-
-
 def _cell(e) -> str:
-    t = e.target
-    text = f"{t.show(e.mean)} [{t.show(e.lo)}, {t.show(e.hi)}]"
-    if t.objective:
-        return text
-    return f"{text} [{_VERDICT_STYLE[e.verdict]}]{e.verdict}[/{_VERDICT_STYLE[e.verdict]}]"
+    if e.target.objective:
+        return e.shown
+    return f"{e.shown} [{_VERDICT_STYLE[e.verdict]}]{e.verdict}[/{_VERDICT_STYLE[e.verdict]}]"
 
 
 def _print_search(rep, s, show: int) -> None:
@@ -97,8 +87,7 @@ def _print_search(rep, s, show: int) -> None:
             style = _MEETS_STYLE[f.meets]
             out.print(f"confirmed #{c.rank} {c.changes} on {f.games:,} other games (master seed "
                       f"{rep.seed + CONFIRM_OFFSET}): meets [{style}]{f.meets}[/{style}]; "
-                      + "; ".join(f"{e.target.text} {e.target.show(e.mean)} [{e.target.show(e.lo)}, "
-                                  f"{e.target.show(e.hi)}]" for e in f.estimates))
+                      + "; ".join(f"{e.target.text} {e.shown}" for e in f.estimates))
     best = s.best
     if best is not None:
         out.print(f"best: {best.label} (meets: {best.meets})" +
@@ -184,7 +173,8 @@ def tune(spec: str, players: int, vary, targets, games: int, max_games: int, see
     except SpecError as exc:
         bad.extend(exc.diagnostics)
     if bad:
-        _render_args(SpecError(bad), {VARY_SOURCE: source_text(list(vary)), SOURCE: source_text(list(targets))})
+        for block in render_in(bad, {VARY_SOURCE: source_text(list(vary)), SOURCE: source_text(list(targets))}):
+            err.print(block, markup=False)
         raise BadArguments(f"{len(bad)} bad argument(s) (--vary, --target); nothing was run")
     try:
         if policies is not None:
@@ -252,21 +242,13 @@ def tune(spec: str, players: int, vary, targets, games: int, max_games: int, see
 def _write_variant(text: str, out_path: str) -> str:
     """Write the variant atomically, but only once it checks clean as the file it will be (its `extends:` is
     relative to its own folder)."""
-    import tempfile
-    from .. import api
+    from ..lab.tune import check_variant
     from ..runtime.gamelog import write_atomic
-    folder = os.path.dirname(os.path.abspath(out_path))
+    problems = check_variant(text, os.path.abspath(out_path))
+    if problems:
+        _show_diagnostics(problems)
+        raise Failed("the best variant does not check (a bug in tune; please report it): nothing was written")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".rulewright-tune-", suffix=".yaml", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        try:
-            checked, diags = api.check_spec(tmp)
-        finally:
-            os.unlink(tmp)
-        if checked is None:
-            _show_diagnostics(diags)
-            raise Failed("the best variant does not check (a bug in tune; please report it): nothing was written")
         write_atomic(out_path, text)
     except OSError as exc:
         raise Failed(f"cannot write {out_path}: {exc.strerror or exc}") from None

@@ -27,8 +27,8 @@ def why_not(spec: Any, agents: dict[int, str] | None = None) -> str | None:
     from .run import unsupported
     exc = unsupported(spec)
     if exc is None and searching(agents):
-        from .agents import unsupported as search_unsupported
-        exc = search_unsupported(spec)
+        from .agents import search_kernel_for
+        exc = unsupported(spec, search_kernel_for)
     return None if exc is None else str(exc)
 
 

@@ -1,4 +1,5 @@
-"""Search agents on the kernel: the registry's `greedy`, by the same name and settings, played natively.
+"""Search agents on the kernel: the registry's agents (`greedy`, `cautious`, `mcts`; `first` and `last`), by
+the same names and settings, played natively.
 
 Owns which seated agents the kernel can run (`why_not_agents`), the search kernel of a spec (`SearchKernel`:
 search_emit.py's module, built and cached as the random kernel is) and its batches. The Python agents
@@ -6,6 +7,9 @@ search_emit.py's module, built and cached as the random kernel is) and its batch
 re-dealt positions for every option, its own turn played out at random with common uniforms, the same
 early stop and the same judging), from its own random streams, so its games are not the Python agent's
 game for game, only as strong (tests/test_kernel_agents.py compares win shares with their intervals).
+`cautious` is the kernel's greedy judged by the worst case, as the Python one is the Python greedy so
+judged; `mcts:time=...` reads the wall clock every 8 iterations (so a game with it depends on the
+machine's speed, as on the Python engine: its record still replays in the reference engine).
 """
 from __future__ import annotations
 
@@ -19,7 +23,10 @@ from . import layout as Y
 from .build import load_module
 from .search_emit import SearchEmitter
 
-KERNEL_AGENTS = ("random", "greedy", "mcts")  # agents the kernel plays; every other one runs on the Python engine
+KERNEL_AGENTS = {"random": 0, "greedy": 1, "mcts": 2, "cautious": 3, "first": 4, "last": 5}
+"""The agents the kernel plays (the registry's, and `last`, the lab's policy that lab/policies.py registers),
+each with its kind in the search kernel (search_prelude.py's `abatch`); every other one runs on the Python
+engine, named."""
 _kernels: dict[int, tuple[Spec, "SearchKernel | Unsupported"]] = {}
 
 
@@ -27,13 +34,17 @@ def why_not_agents(agents: dict[int, str] | None) -> str | None:
     """Why these seated agents cannot all run on the kernel (None when they can)."""
     from ..agents.registry import parse_agent
     parsed = [parse_agent(t) for t in (agents or {}).values()]
-    if any(name == "mcts" and given.get("time") for name, given in parsed):
-        return "mcts with a time budget (`time=`) is not on the kernel (its search there is budgeted by iterations)"
     names = sorted({name for name, _ in parsed} - set(KERNEL_AGENTS))
     if names:
         return (f"agent {', '.join(names)} is not yet on the kernel (the kernel plays "
                 f"{', '.join(KERNEL_AGENTS)})")
     return None
+
+
+def timed(agents: dict[int, str] | None) -> bool:
+    """Whether a seat searches by the clock (`mcts:time=...`): then its games depend on the machine's speed."""
+    from ..agents.registry import parse_agent
+    return any(t != "random" and parse_agent(t)[1].get("time") for t in (agents or {}).values())
 
 
 def searching(agents: dict[int, str] | None) -> bool:
@@ -67,8 +78,8 @@ class SearchKernel:
         for scope in ("global", "player"):
             for vd in spec.vars[scope].values():
                 if getattr(vd, "visible", "public") != "public":  # its determinization would leak the value
-                    raise Unsupported(f"a hidden variable (`visible: {vd.visible}`) with search agents is not yet "
-                                      "on the kernel", span=getattr(vd, "span", None))
+                    raise Unsupported(f"a hidden variable (`{vd.name}`, `visible: {vd.visible}`) with search agents "
+                                      "is not yet on the kernel", span=getattr(vd, "span", None))
         lw = Lowerer(spec)
         g = lw.game()
         h = spec.heuristic
@@ -89,29 +100,29 @@ class SearchKernel:
         return self._module
 
     def settings(self, game: Game, players: int, agents: dict[int, str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per seat: its kind (0 random, 1 greedy, 2 mcts) and settings (search_emit.abatch); the scoring weights."""
-        from ..agents.heuristics import scoring_keys
-        from ..agents.registry import SETTINGS, parse_agent
-        mp = self.layout.max_players
-        from ..agents.heuristics import judges
-        from ..agents.registry import make_agent
+        """Per seat: its kind (KERNEL_AGENTS) and settings (search_prelude.abatch); the scoring weights."""
+        from ..agents.heuristics import judges, scoring_keys
+        from ..agents.registry import SETTINGS, make_agent, parse_agent
         from ..agents.search import AUTO_DEPTH
+        mp = self.layout.max_players
         kinds = np.zeros(mp, dtype=np.int64)
-        sets = np.zeros((mp, 9), dtype=np.int64)
+        sets = np.zeros((mp, 10), dtype=np.int64)
         for seat, text in agents.items():
             name, given = parse_agent(text)
             if name == "random" or seat >= players:
                 continue
-            make_agent(text, 0, seat)  # its settings checked as the Python agent checks them (AgentError)
+            agent = make_agent(text, 0, seat)  # its settings checked as the Python agent checks them (AgentError)
             s = {**SETTINGS[name][1], **given}
+            kinds[seat] = KERNEL_AGENTS[name]
             if name == "greedy":
-                kinds[seat] = 1
                 sets[seat, :3] = (s["samples"], s["turn"], round(s["sure"] * 1000))
-            else:
-                kinds[seat] = 2
+            elif name == "cautious":  # greedy's look-ahead one decision later, every sample taken (agents/cautious.py)
+                sets[seat, :3] = (s["samples"], 0, 0)
+            elif name == "mcts":
                 depth = s["depth"] if s["depth"] >= 0 else (AUTO_DEPTH if judges(game) else 0)
+                micros = round(agent.seconds * 1e6) if agent.seconds is not None else 0
                 sets[seat, 3:] = (s["iterations"], round(s["c"] * 1000), s["max_playout"], depth,
-                                  round(s["tau"] * 1000), s["tied"])
+                                  round(s["tau"] * 1000), s["tied"], micros)
         wts = np.zeros(max(1, len(self.spec.vars["player"])), dtype=np.float64)
         for i, w in scoring_keys(game):
             wts[i] = w
@@ -149,12 +160,21 @@ class SearchKernel:
     def summaries(self, game: Game, players: int, master: int, start: int, stop: int, agents: dict[int, str],
                   coverage: bool = False) -> tuple[list[tuple], list[int] | None]:
         """As run.Kernel.summaries, with these agents seated; a game that stalls, fails or nears the budget is
-        replayed in the reference engine from its record, whose result is the one reported."""
+        replayed in the reference engine from its record, whose result is the one reported. A game with a
+        timed search is not the same game when played again, so each such game is played with its record."""
         from ..runtime.engine import Status
         from .replay import replay
         from .run import NEAR_BUDGET, _measured
         seeds = [game_seed(master, i) for i in range(start, stop)]
-        rows, _used = self.batch(game, players, seeds, agents)
+        records: dict[int, tuple] = {}
+        if timed(agents):
+            rows = np.zeros((len(seeds), self.layout.out_columns(len(self.base.ir.readings),
+                                                                 len(self.base.ir.measures))), dtype=np.int64)
+            for k, seed in enumerate(seeds):
+                records[seed] = self.record(game, players, seed, agents)
+                rows[k] = records[seed][0]
+        else:
+            rows, _used = self.batch(game, players, seeds, agents)
         hits = None
         if coverage:
             hits = [0] * len(game.points)
@@ -172,7 +192,7 @@ class SearchKernel:
         limit = NEAR_BUDGET * game.budget
         for seed, r in zip(seeds, rows.tolist()):
             if r[0] != Y.FINISHED or r[3] > limit:
-                _row, choices, chance = self.record(game, players, seed, agents)
+                _row, choices, chance = records.get(seed) or self.record(game, players, seed, agents)
                 st = replay(game, players, seed, choices, chance)
                 i = game.score_idx
                 measured = _measured(game, st) if game.spec.measures and st.status is Status.FINISHED else ()
@@ -208,13 +228,3 @@ def home_seats(spec: Spec) -> list[int]:
         else:
             homes += [-1] * ct.ids
     return homes or [-1]
-
-
-def unsupported(spec: Spec) -> Unsupported | None:
-    """Why the search kernel cannot run this spec, or None."""
-    try:
-        search_kernel_for(spec)
-    except Unsupported as exc:
-        return exc
-    return None
-

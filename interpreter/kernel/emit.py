@@ -36,6 +36,23 @@ QUIET_ROUNDS = 50
 
 VERSION = "10"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
+# A builtin that is one call of a prelude helper: name (or name/argument count) -> (the helper, its
+# arguments in order: "s" the state, "a" the next argument as an array, "v" the next as a value, a digit
+# that number; "*": every argument as a value).
+_HELPERS = {
+    "max": ("max", "*"), "min": ("min", "*"), "abs": ("abs", "v"), "top": ("_top", "sv"), "bottom": ("_bottom", "sv"),
+    "first/1": ("_first", "sa"), "first/2": ("_firstn", "av"),
+    "last/1": ("_last", "sa"), "last/2": ("_lastn", "av"), "after": ("_after", "av"), "seat": ("_seat", "sv"),
+    "contains": ("_contains", "av"), "position": ("_position", "av"), "range": ("_range", "svv"),
+    "sorted": ("_sorted", "a"), "random": ("_random", "svv"), "roll": ("_roll", "svv"), "dice": ("_dice", "svv"),
+    "cells": ("_cells", "sv"), "on_board": ("_on_board", "svvv"), "step": ("_step", "svv"),
+    "can_step": ("_can_step", "svv"), "neighbours": ("_around", "sv04"), "diagonals": ("_around", "sv44"),
+    # dice rolled as a seat (lang/hidden.py): for every seat to see, or for that seat's eyes only
+    "player_roll": ("_roll_as", "svvv"), "secret_roll": ("_roll_as", "svvv"), "player_dice": ("_dice_as", "svvv"),
+    "secret_dice": ("_dice_as", "svvv"),
+}
+
+
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
         return True
@@ -228,7 +245,11 @@ class Emitter:
 
     def x_CellPart(self, x: ir.CellPart) -> str:
         c = self.ex(x.cell)
-        return f"(({c}) // {self.maxc} + 1)" if x.part == "row" else f"(({c}) % {self.maxc} + 1)"
+        if x.part == "column":
+            return f"(({c}) % {self.maxc} + 1)"
+        if self.g.boards[0].bottom:  # numbered from the bottom: the last row drawn is row 1
+            return f"(st[{self.PAR + self.Y.board}] - ({c}) // {self.maxc})"
+        return f"(({c}) // {self.maxc} + 1)"
 
     def x_BoardRef(self, x: ir.BoardRef) -> str:
         return str(int(x.index))
@@ -248,6 +269,14 @@ class Emitter:
         for j, it in enumerate(x.items):
             self.line(f"{t}[{j}] = {self.ex(it)}")
         return t
+
+    def x_Concat(self, x: ir.Concat) -> str:
+        """Texts joined: each side's place among the values lowering listed, then that pair's joined text."""
+        lefts, rights = sorted({a for a, _b in x.table}), sorted({b for _a, b in x.table})
+        pl = self.const_array(tuple(lefts.index(v) if v in lefts else -1 for v in range(lefts[-1] + 1)))
+        pr = self.const_array(tuple(rights.index(v) if v in rights else -1 for v in range(rights[-1] + 1)))
+        joined = self.const_array(tuple(x.table[a, b] for a in lefts for b in rights))
+        return f"_join_text(st, {pl}, {pr}, {joined}, {len(rights)}, {self.ex(x.left)}, {self.ex(x.right)})"
 
     def x_Unary(self, x: ir.Unary) -> str:
         v = self.ex(x.operand)
@@ -395,17 +424,31 @@ class Emitter:
         if n is not None:
             self.line(f"_charge(st, {n})")
 
+    def once(self, coll: ir.X) -> ir.X:
+        """A collection that must be computed (a function's list, a filter's, a list of items) computed once,
+        into a hidden local that the charge, the buffer's size and the loop then read: as the engine goes
+        through it once (the work it charges, the chance it draws)."""
+        walked = ("range", "cells", "line", "neighbours", "diagonals")  # walked in place (loop)
+        if coll.ty is T.ZONE or isinstance(coll, (ir.Special, ir.Local, ir.ConstList)) or \
+                (isinstance(coll, ir.Builtin) and coll.name in walked):
+            return coll
+        slot = 10_000 + self._n  # a hidden local of its own
+        self._n += 1
+        self.line(f"{self.loc(slot, coll.ty)} = {self.arr(coll)}")
+        return ir.Local(coll.ty, coll.at, slot)
+
     def x_Comprehension(self, x: ir.Comprehension, charged: bool = True) -> str:
-        el = ELEMENT.get(x.coll.ty, T.INT)
+        coll = self.once(x.coll)
+        el = ELEMENT.get(coll.ty, T.INT)
         kind = x.kind
         v = self.tmp("e")
         if charged:
-            self.charge(x.coll)
+            self.charge(coll)
         if kind in ("any", "all"):  # the first witness (any) or counter-example (all) decides
             out = self.tmp("b")
             want = kind == "any"
             self.line(f"{out} = {not want}")
-            opened = self.loop(x.coll, v)[1]
+            opened = self.loop(coll, v)[1]
             self.depth += opened
             self.bind(x.slot, el, v)
             self.line(f"if bool({self.ex(x.cond)}) == {want}:")
@@ -415,13 +458,13 @@ class Emitter:
             return out
         if kind in ("filter", "while", "map", "best", "worst"):
             cap = self.tmp("n")
-            if isinstance(x.coll, ir.Builtin) and x.coll.name == "range":
+            if isinstance(coll, ir.Builtin) and coll.name == "range":
                 src = self.tmp("s")
-                self.line(f"{src} = {self.arr(x.coll)}")
+                self.line(f"{src} = {self.arr(coll)}")
                 self.line(f"{cap} = {src}.shape[0]")
                 header = lambda: (self.line(f"for {v} in {src}:"), 1)[1]  # noqa: E731
             else:
-                self.line(f"{cap} = {self.capacity(x.coll)}")
+                self.line(f"{cap} = {self.capacity(coll)}")
                 header = None
             buf, k = self.tmp("a"), self.tmp("k")
             self.line(f"{buf} = np.empty({cap}, np.int64)")
@@ -429,7 +472,7 @@ class Emitter:
                 keys = self.tmp("a")
                 self.line(f"{keys} = np.empty({cap}, np.int64)")
             self.line(f"{k} = 0")
-            opened = header() if header else self.loop(x.coll, v)[1]
+            opened = header() if header else self.loop(coll, v)[1]
             self.depth += opened
             self.bind(x.slot, el, v)
             if x.cond is not None and kind != "while":
@@ -470,7 +513,7 @@ class Emitter:
         acc, seen = self.tmp("v"), self.tmp("b")
         self.line(f"{acc} = 0")
         self.line(f"{seen} = False")
-        opened = self.loop(x.coll, v)[1]
+        opened = self.loop(coll, v)[1]
         self.depth += opened
         self.bind(x.slot, el, v)
         if x.cond is not None:
@@ -550,36 +593,15 @@ class Emitter:
             if n == "top_sum":
                 return f"_top_sum({vals}, {self.ex(a[1])})"
             return f"_place_points({items}, {vals}, {self.arr(a[1])}, {self.ex(a[2])})"
-        if n == "top":
-            return f"_top(st, {self.ex(a[0])})"
-        if n == "bottom":
-            return f"_bottom(st, {self.ex(a[0])})"
-        if n == "first":
-            if len(a) == 2:
-                return f"_firstn({self.arr(a[0])}, {self.ex(a[1])})"
-            return f"_first(st, {self.arr(a[0])})"
-        if n == "last":
-            if len(a) == 2:
-                return f"_lastn({self.arr(a[0])}, {self.ex(a[1])})"
-            return f"_last(st, {self.arr(a[0])})"
-        if n == "after":
-            return f"_after({self.arr(a[0])}, {self.ex(a[1])})"
-        if n == "seat":
-            return f"_seat(st, {self.ex(a[0])})"
         if n == "next":
             return f"(({self.ex(a[0])} + st[{Y.ORDER}]) % st[{Y.N}])"
-        if n == "contains":
-            return f"_contains({self.arr(a[0])}, {self.ex(a[1])})"
-        if n == "position":
-            return f"_position({self.arr(a[0])}, {self.ex(a[1])})"
-        if n in ("max", "min"):
-            return f"{n}({', '.join(self.ex(y) for y in a)})"
-        if n == "abs":
-            return f"abs({self.ex(a[0])})"
-        if n == "range":
-            return f"_range(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "sorted":
-            return f"_sorted({self.arr(a[0])})"
+        helper = _HELPERS.get(n) or _HELPERS.get(f"{n}/{len(a)}")
+        if helper is not None:
+            fn, kinds = helper
+            args = iter(a)
+            parts = ["st" if k == "s" else self.arr(next(args)) if k == "a" else self.ex(next(args)) if k == "v" else k
+                     for k in (kinds if kinds != "*" else "v" * len(a))]
+            return f"{fn}({', '.join(parts)})"
         if n == "index":
             items, k = self.arr(a[0]), self.scalar(a[1])
             t = self.tmp("s")
@@ -590,33 +612,47 @@ class Emitter:
             self.line(f"if {t}.shape[0] == 0:")
             self.line(f"    {t} = np.zeros(1, np.int64)")
             return f"{t}[{k} - 1]"
-        if n == "random":
-            return f"_random(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "roll":
-            return f"_roll(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "dice":
-            return f"_dice(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "cells":
-            return f"_cells(st, {self.ex(a[0])})"
         if n == "cell":
-            return f"_cell(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
-        if n == "on_board":
-            return f"_on_board(st, {self.ex(a[0])}, {self.ex(a[1])}, {self.ex(a[2])})"
-        if n == "step":
-            return f"_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "can_step":
-            return f"_can_step(st, {self.ex(a[0])}, {self.ex(a[1])})"
-        if n == "line":
-            k = self.ex(a[2]) if len(a) == 3 else "-1"
-            if len(a) == 3:
-                kk = self.scalar(a[2])
-                k = f"max(0, {kk})"
+            b, r = self.ex(a[0]), self.ex(a[1])
+            if self.g.boards[0].bottom:  # the row as drawn (a row off the board stays off it)
+                r = f"st[{self.PAR + self.Y.board} + 2 * {b}] + 1 - ({r})"
+            return f"_cell(st, {b}, {r}, {self.ex(a[2])})"
+        if n == "line":  # at most k cells (never fewer than none), or to the edge
+            k = f"max(0, {self.scalar(a[2])})" if len(a) == 3 else "-1"
             return f"_line(st, {self.ex(a[0])}, {self.ex(a[1])}, {k})"
-        if n == "neighbours":
-            return f"_around(st, {self.ex(a[0])}, 0, 4)"
-        if n == "diagonals":
-            return f"_around(st, {self.ex(a[0])}, 4, 4)"
+        if n == "forward":
+            w = max([len(b.forward) for b in self.g.boards] + [1])
+            fw = self.const_array(tuple(b.forward[p] if p < len(b.forward) else -1
+                                        for b in self.g.boards for p in range(w)))
+            return f"_forward(st, {fw}, {w}, {self.ex(a[0])}, {self.ex(a[1])})"
+        if n in ("team", "partner", "teammates", "opponents"):
+            sides, members, partners = self.side_tables(x)
+            p = self.ex(a[0])
+            if n == "team":
+                return f"(_of_seat(st, {sides}, {p}) + 1)"
+            if n == "partner":  # a side of other than two seats has none: a rule error, as in the engine
+                return f"_of_seat(st, {partners}, {p})"
+            if n == "opponents":
+                return f"_opponents(st, {sides}, {p})"
+            return f"_members(st, {sides}, {members}, {p})"
         raise self.no(f"the builtin {n}()", x)
+
+    def side_tables(self, x: ir.X | None = None) -> tuple[str, str, str]:
+        """`game.teams` as tables: each seat's side and each seat's partner (-1 unless its side is two
+        seats), MP numbers per player count; each side's seats in the order declared, MP per side (-1
+        after the last), MP sides per player count."""
+        t, mp = self.g.teams, self.Y.max_players
+        if t is None:
+            raise self.no("a side's builtin in a game without `game.teams`", x)
+        side, partner, members = [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp), [-1] * ((mp + 1) * mp * mp)
+        for n, sides in t.sides.items():
+            for k, seats in enumerate(sides):
+                for j, p in enumerate(seats):
+                    side[n * mp + p] = k
+                    members[(n * mp + k) * mp + j] = p
+                    mates = [q for q in seats if q != p]
+                    partner[n * mp + p] = mates[0] if len(mates) == 1 else -1
+        return self.const_array(tuple(side)), self.const_array(tuple(members)), self.const_array(tuple(partner))
 
     # -- statements --------------------------------------------------------------------------------
     def block(self, body: list[ir.S]) -> None:
@@ -641,6 +677,14 @@ class Emitter:
 
     def s_Pass(self, s) -> None:
         self.line("pass")
+
+    def s_Reveal(self, s: ir.Reveal) -> None:
+        """Seats' views are no kernel player's input: only what naming the variable computes is run."""
+        if s.key is not None:
+            self.line(f"{self.tmp('i')} = {self.keyed_slot(s.key)}")
+        elif s.owner is not None:
+            self.scalar(s.owner)
+        self.guard()
 
     def s_Move(self, s: ir.Move) -> None:
         d = self.scalar(s.dest)
@@ -1055,24 +1099,13 @@ class Emitter:
         call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
-        call_block(g.setup)
-        if g.first is None:
-            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
-            self.line("_chance(st, 0)")
-            self.line(f"_chance(st, st[{Y.CUR}])")
-        else:
-            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.setup(g, call_block)
         for k, ph in enumerate(g.phases):
             rounds = self.tmp("k")
             self.line(f"{rounds} = 0")
             self.line("while True:")
             self.depth += 1
-            self.line(f"if {rounds} >= {int(ph.repeat)}:")
-            self.line("    break")
-            if ph.while_ is not None:
-                self.line(f"if not {self.ex(ph.while_)}:")
-                self.line("    break")
-            call_block(ph.start)
+            self.round_start(ph, str(rounds), call_block)
             begun = self.tmp("t")
             self.line(f"{begun} = st[{Y.TURN}]")  # a phase without `until` is one round: a turn for each player
             # the turn cycle
@@ -1091,6 +1124,27 @@ class Emitter:
         self.line("FIN(st)")
         produced, self.lines, self.depth = self.lines, saved, 0
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
+
+    def round_start(self, ph, rounds: str, call_block) -> None:
+        """A round of phase `ph`: the phase ends when its rounds are done or its `while` fails, else its start
+        block runs (`rounds`: where the rounds are counted). The resumable flow emits the very same lines."""
+        self.line(f"if {rounds} >= {int(ph.repeat)}:")
+        self.line("    break")
+        if ph.while_ is not None:
+            self.line(f"if not {self.ex(ph.while_)}:")
+            self.line("    break")
+        call_block(ph.start)
+
+    def setup(self, g: ir.Game, call_block) -> None:
+        """The setup block and the first player (drawn by chance unless the spec names one); the resumable
+        flow (search_emit.py) emits the very same lines."""
+        call_block(g.setup)
+        if g.first is None:
+            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
+            self.line("_chance(st, 0)")
+            self.line(f"_chance(st, st[{Y.CUR}])")
+        else:
+            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
 
     def start_of_turn(self, g: ir.Game, ph, call_block) -> None:
         """A turn's start: the next player named by the last turn, the turn count and step budget, the
@@ -1232,6 +1286,40 @@ class Emitter:
             w = self.arr(g.winners)
             self.line(f"for p in {w}:")
             self.line(f"    st[{Yl.win} + p] = 1")
+            if g.teams is not None:  # a side wins together: every seat of a side one of its seats won for
+                sides = self.side_tables()[0]
+                self.line(f"won = np.zeros({Yl.max_players}, np.int64)")
+                self.line(f"for p in range(st[{Y.N}]):")
+                self.line(f"    if st[{Yl.win} + p]:")
+                self.line(f"        won[{sides}[st[{Y.N}] * {Yl.max_players} + p]] = 1")
+                self.line(f"for p in range(st[{Y.N}]):")
+                self.line(f"    st[{Yl.win} + p] = won[{sides}[st[{Y.N}] * {Yl.max_players} + p]]")
+        elif g.score is not None and g.teams is not None:  # the sides' scores: the highest of a side's, or the sum
+            base, mp = Yl.pv + g.score * Yl.max_players, Yl.max_players
+            sides = self.side_tables()[0]
+            count = self.const_array(tuple(len(g.teams.sides.get(n, ())) for n in range(mp + 1)))
+            self.line(f"ns = {count}[st[{Y.N}]]")
+            self.line(f"sc = np.zeros({mp}, np.int64)")
+            self.line(f"seen = np.zeros({mp}, np.int64)")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    k = {sides}[st[{Y.N}] * {mp} + p]")
+            if g.teams.score == "sum":
+                self.line(f"    sc[k] += st[{base} + p]")
+                self.line("    seen[k] = 1")
+                self.line("seen[:ns] = 1")  # a side with no seat scores 0, as an empty sum
+            else:
+                self.line(f"    if seen[k] == 0 or st[{base} + p] > sc[k]:")
+                self.line(f"        sc[k] = st[{base} + p]")
+                self.line("        seen[k] = 1")
+            self.line("top = 0")
+            self.line("first = True")
+            self.line("for k in range(ns):")
+            self.line("    if seen[k] and (first or sc[k] > top):")
+            self.line("        top = sc[k]")
+            self.line("        first = False")
+            self.line(f"for p in range(st[{Y.N}]):")
+            self.line(f"    if sc[{sides}[st[{Y.N}] * {mp} + p]] == top:")
+            self.line(f"        st[{Yl.win} + p] = 1")
         elif g.score is not None:
             base = Yl.pv + g.score * Yl.max_players
             self.line(f"top = st[{base}]")

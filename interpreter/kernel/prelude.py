@@ -224,6 +224,67 @@ def _roll(st, n, sides):
 
 
 @njit(cache=True)
+def _roll_as(st, p, n, sides):
+    """player_roll / secret_roll (lang/hidden.py): dice rolled as seat p, who must be a seat of this game."""
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return 0
+    return _roll(st, n, sides)
+
+
+@njit(cache=True)
+def _dice_as(st, p, n, sides):
+    if p < 0 or p >= st[N]:
+        _stop(st, 10)
+        return np.zeros(0, np.int64)
+    return _dice(st, n, sides)
+
+
+@njit(cache=True, inline="always")
+def _of_seat(st, table, p):
+    """Seat p's entry of one of emit.py's tables of sides (MP numbers per player count; -1: none)."""
+    v = table[st[N] * MP + p] if 0 <= p < st[N] else -1
+    if v < 0:
+        _stop(st, 10)
+        return 0
+    return v
+
+
+@njit(cache=True)
+def _members(st, sides, mem, p):
+    """The seats of seat p's side, in the order declared (mem: MP seats per side, -1 after the last)."""
+    b = (st[N] * MP + _of_seat(st, sides, p)) * MP
+    k = 0
+    while k < MP and mem[b + k] >= 0:
+        k += 1
+    return mem[b:b + k].copy()
+
+
+@njit(cache=True)
+def _opponents(st, sides, p):
+    mine = _of_seat(st, sides, p)
+    out = np.empty(st[N], np.int64)
+    k = 0
+    for q in range(st[N]):
+        if sides[st[N] * MP + q] != mine:
+            out[k] = q
+            k += 1
+    return out[:k]
+
+
+@njit(cache=True, inline="always")
+def _join_text(st, pl, pr, joined, nr, a, b):
+    """Two texts joined (emit.py's x_Concat): each side's place among the values lowering listed (pl, pr),
+    then the joined text of that pair (`joined`: nr per left value)."""
+    i = pl[a] if 0 <= a < pl.shape[0] else -1
+    j = pr[b] if 0 <= b < pr.shape[0] else -1
+    if i < 0 or j < 0:
+        _stop(st, 10)
+        return 0
+    return joined[i * nr + j]
+
+
+@njit(cache=True)
 def _others(st):
     n = st[N]
     out = np.empty(n - 1 if n > 0 else 0, np.int64)
@@ -440,6 +501,16 @@ def _dir_ok(st, d):
 
 
 @njit(cache=True, inline="always")
+def _forward(st, fw, w, b, p):
+    """forward(board, p): seat p's direction on board b (fw: w directions per board, -1 past its list)."""
+    d = fw[b * w + p] if 0 <= p < w else -1
+    if d < 0:
+        _stop(st, 10)
+        return 0
+    return d
+
+
+@njit(cache=True, inline="always")
 def _can_step(st, x, d):
     if not _dir_ok(st, d):
         return False
@@ -489,6 +560,23 @@ def _around(st, x, first, count):
     return out[:n]
 '''
 
+GAME_ROW = '''        out[g, 0] = st[STATUS]
+        out[g, 1] = st[TURN]
+        out[g, 2] = st[DECISIONS]
+        out[g, 3] = st[STEPS]
+        out[g, 4] = st[ERR]
+        out[g, 5] = st[NCH]
+        out[g, 6] = st[NCC]
+        for p in range(MP):
+            out[g, 7 + p] = st[WIN + p]
+            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
+        for r in range(NREAD):
+            out[g, 7 + 2 * MP + r] = st[COV + r]
+        if st[STATUS] == 1 and NMEAS > 0:
+            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
+'''
+"""Game g's row of `out` (layout.out_columns), in both batch drivers (this one and search_prelude.py's)."""
+
 DRIVER = '''
 @njit(cache=True)
 def batch(st0, par, seeds, out, rch, rcc):
@@ -507,21 +595,7 @@ def batch(st0, par, seeds, out, rch, rcc):
         st[NCH] = 0
         st[NCC] = 0
         play(st)
-        out[g, 0] = st[STATUS]
-        out[g, 1] = st[TURN]
-        out[g, 2] = st[DECISIONS]
-        out[g, 3] = st[STEPS]
-        out[g, 4] = st[ERR]
-        out[g, 5] = st[NCH]
-        out[g, 6] = st[NCC]
-        for p in range(MP):
-            out[g, 7 + p] = st[WIN + p]
-            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
-        for r in range(NREAD):
-            out[g, 7 + 2 * MP + r] = st[COV + r]
-        if st[STATUS] == 1 and NMEAS > 0:
-            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
-    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
+''' + GAME_ROW + '''    # `w` is read here, after the last game: numba frees an array after its last use, and `st` (unowned)
     # must not outlive it.
     rch[:] = w[RCH:RCH + rch.shape[0]]
     rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]

@@ -11,7 +11,7 @@ the step budget is played again with its record and replayed in the reference en
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -44,10 +44,10 @@ def kernel_for(spec: Spec) -> "Kernel":
     return hit
 
 
-def unsupported(spec: Spec) -> Unsupported | None:
-    """Why this spec cannot run on the kernel, or None when it can."""
+def unsupported(spec: Spec, build: Callable[[Spec], Any] | None = None) -> Unsupported | None:
+    """Why this spec cannot run on the kernel (on `build`'s, e.g. agents.search_kernel_for), or None when it can."""
     try:
-        kernel_for(spec)
+        (build or kernel_for)(spec)
     except Unsupported as exc:
         return exc
     return None

@@ -1,7 +1,8 @@
 """The search kernel's generator: the random-play kernel (emit.py) made able to stop at a decision and resume.
 
-Owns a second kernel module per spec, for games with search agents (`greedy`; agents.py runs them). Its
-game code is emit.py's, with three changes, made by overriding the emitter rather than copying it:
+Owns a second kernel module per spec, for games with search agents (`greedy`, `cautious`, `mcts`, and the
+fixed `first` and `last`; agents.py runs them). Its game code is emit.py's, with three changes, made by
+overriding the emitter rather than copying it:
 
 - every pick goes through `_apick(st, n, who)`, which knows who chooses: a random seat picks as the
   random kernel does; a search seat's decision *pauses* the game (every function returns at once);
@@ -44,6 +45,7 @@ from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
 MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+TIMED_NODES = 1 << 20  # nodes at most in the tree of an mcts search with a time budget (a full tree stops it)
 A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
@@ -145,13 +147,7 @@ class SearchEmitter(Emitter):
         self.line("if res == 0:")
         self.depth += 1
         self.line("pass")
-        call_block(g.setup)
-        if g.first is None:
-            self.line(f"st[{Y.CUR}] = _below(st, RNG, n)")
-            self.line("_chance(st, 0)")
-            self.line(f"_chance(st, st[{Y.CUR}])")
-        else:
-            self.line(f"st[{Y.CUR}] = {self.ex(g.first)}")
+        self.setup(g, call_block)
         self.depth -= 1
         for k, ph in enumerate(g.phases):
             self.line(f"if res == 0 or {PH} == {k}:")
@@ -163,12 +159,7 @@ class SearchEmitter(Emitter):
             self.depth += 1
             self.line("if res == 0:")
             self.depth += 1
-            self.line(f"if {RND} >= {int(ph.repeat)}:")
-            self.line("    break")
-            if ph.while_ is not None:
-                self.line(f"if not {self.ex(ph.while_)}:")
-                self.line("    break")
-            call_block(ph.start)
+            self.round_start(ph, RND, call_block)
             self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
             self.depth -= 1
             self.line("while True:")
@@ -233,7 +224,8 @@ class SearchEmitter(Emitter):
                 ("WTS", self.wts), ("NPVW", self.npvw), ("CH", self.ch), ("TREE", self.RCH),
                 ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
                 ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
-                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET))),
+                ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET),
+                ("TIMED_NODES", TIMED_NODES))),
             "REWARD_ONE = 1073741824.0",
             f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",

@@ -12,7 +12,11 @@ generator's own code is search_emit.py's).
 """
 from __future__ import annotations
 
+from .prelude import GAME_ROW
+
 _AGENT_RUNTIME = '''
+from interpreter.kernel.native import clock
+
 @njit(cache=True)
 def _apick(st, n, who):
     if st[AG + A_KPRE] < st[AG + A_NPRE]:  # replaying the choices made since the snapshot
@@ -38,17 +42,21 @@ def _apick(st, n, who):
         st[DECISIONS] += 1
         return st[AG + A_FORCE]
     if st[AG + A_MODE] == 0:  # the real game
-        if st[AG + A_KIND + who] != 0 and n == 1:  # a forced move: no search (nor a kept tree across it)
+        kind = st[AG + A_KIND + who]
+        if kind == 4:  # `first`: the first legal option, no search
+            i = 0
+        elif kind == 5:  # `last` (the lab's policy, lab/policies.py): the last legal option
+            i = n - 1
+        elif kind != 0 and n == 1:  # a forced move: no search (nor a kept tree across it)
             st[MV + who] = -1
-            _keep(st, 0)
-            _log_move(st, 0, who)
-            return _record(st, 0)
-        if st[AG + A_KIND + who] != 0:
+            i = 0
+        elif kind != 0:
             st[AG + A_PAUSED] = 1
             st[AG + A_WHO] = who
             st[AG + A_NOPT] = n
             return -1
-        i = _below(st, ARNG, n)
+        else:
+            i = _below(st, ARNG, n)
         _keep(st, i)
         _log_move(st, i, who)
         return _record(st, i)
@@ -264,31 +272,39 @@ def _judge(st, vals):
 
 
 @njit(cache=True)
-def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, reuse):
+def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, micros, used):
     """`mcts` at the real game's paused decision (agents/search.py MctsAgent, on the kernel): one tree over
     my information sets, a new determinization every iteration, UCB with availability, random playouts
-    cut after `depth` decisions and judged by the heuristic."""
+    cut after `depth` decisions and judged by the heuristic. With a time budget (`micros` > 0) the search
+    also stops once that many microseconds are spent (the clock read every 8 iterations, after the first
+    8, as the Python agent does), or when the tree is full (TIMED_NODES). Adds its iterations to used[0]
+    and 1 to used[1] when it started from a kept tree."""
     if n == 1:
         st[MV + me] = -1  # a forced move: the kept tree does not follow it
         return 0
     slot = AG + A_ARNG + me
-    reused = _reroot(st, sim, me, iterations)
+    cap = sim[AG + A_CAP]
+    reused = _reroot(st, sim, me, iterations if micros == 0 else min(iterations, cap // 2))
     root = sim[AG + A_ROOT]
     nn = sim[AG + A_NN]
-    limit = min(depth if depth > 0 else max_playout, max_playout)
+    sim[AG + A_LIMIT] = min(depth if depth > 0 else max_playout, max_playout)  # read, never changed, by a copy
+    sim[AG + A_MAXP] = max_playout
+    sim[AG + A_TIED] = tied
+    sim[AG + A_TAU] = tau1000
+    sim[AG + A_C] = c1000
+    sim[AG + A_DEPTH] = depth
+    deadline = clock() + micros / 1e6 if micros > 0 else 0.0
+    done = 0
     for it in range(iterations):
+        if micros > 0 and (it > 0 and (it & 7) == 0 and clock() >= deadline or nn + 2 > cap):
+            break  # the time is spent, or the tree full (an iteration adds a node at most)
+        done += 1
         deal = np.int64(_u64(st, slot))
         seed = np.int64(_u64(st, slot))
         sim[AG + A_NN] = nn
         sim[AG + A_NODE] = root
         sim[AG + A_NPATH] = 0
         sim[AG + A_JUDGED] = 0
-        sim[AG + A_LIMIT] = limit
-        sim[AG + A_MAXP] = max_playout
-        sim[AG + A_TIED] = tied
-        sim[AG + A_TAU] = tau1000
-        sim[AG + A_C] = c1000
-        sim[AG + A_DEPTH] = depth
         sim[AG + A_DCACHE] = 0
         sim[AG + A_KEEPDEAL] = 0
         _start_copy(st, sim, me, 0, deal, seed, 3)
@@ -312,7 +328,8 @@ def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, r
             sim[x + 2] += 1
             sim[x + 4] += rew[sim[x + 1]]
     sim[AG + A_NN] = nn
-    reuse[0] += reused
+    used[0] += done
+    used[1] += reused
     best = 0
     bv = -1
     for i in range(n):
@@ -362,41 +379,40 @@ def _snap(st, kind):
 
 
 @njit(cache=True)
+def _at_snapshot(dst, st, i):
+    """`dst` (the real game, or a search's copy) set back to the real game's snapshot, to replay the choices
+    since from the first and resume the paused decision with option i."""
+    dst[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    dst[AG + A_PH] = st[AG + A_SNAPK + 100]
+    dst[AG + A_RND] = st[AG + A_SNAPK + 101]
+    dst[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
+    dst[AG + A_RES] = st[AG + A_SNAPK]
+    dst[AG + A_KPRE] = 0
+    dst[AG + A_PEND] = 1
+    dst[AG + A_PAUSED] = 0
+    dst[AG + A_FORCE] = i
+
+
+@njit(cache=True)
 def _resume_real(st, i):
     """The real game again from its snapshot, the choices since replayed, then option i at the paused decision."""
     arng, nch, ncc = st[ARNG], st[NCH], st[NCC]
-    st[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    _at_snapshot(st, st, i)
     st[ARNG], st[NCH], st[NCC] = arng, nch, ncc
-    st[AG + A_PH] = st[AG + A_SNAPK + 100]
-    st[AG + A_RND] = st[AG + A_SNAPK + 101]
-    st[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
-    st[AG + A_RES] = st[AG + A_SNAPK]
-    st[AG + A_KPRE] = 0
-    st[AG + A_PEND] = 1
-    st[AG + A_FORCE] = i
     st[AG + A_SAVECC] = st[PAR + 3]
     st[PAR + 3] = 0
-    st[AG + A_PAUSED] = 0
     play(st)
 
 
 @njit(cache=True)
 def _start_copy(st, sim, me, i, deal, seed, sub):
     """A search's copy of the real game's paused decision: replayed there, then dealt, then option i."""
-    sim[:SIZE] = st[AG + A_SNAP:AG + A_SNAP + SIZE]
+    _at_snapshot(sim, st, i)
     npre = st[AG + A_NPRE]
     sim[AG + A_PRE:AG + A_PRE + npre] = st[AG + A_PRE:AG + A_PRE + npre]
     sim[AG + A_NPRE] = npre
-    sim[AG + A_KPRE] = 0
-    sim[AG + A_PH] = st[AG + A_SNAPK + 100]
-    sim[AG + A_RND] = st[AG + A_SNAPK + 101]
-    sim[AG + A_BEGUN] = st[AG + A_SNAPK + 102]
-    sim[AG + A_RES] = st[AG + A_SNAPK]
     sim[AG + A_MODE] = 1
-    sim[AG + A_PEND] = 1
-    sim[AG + A_PAUSED] = 0
     sim[AG + A_ME] = me
-    sim[AG + A_FORCE] = i
     sim[AG + A_DEAL] = deal
     sim[AG + A_SEED] = seed
     sim[AG + A_SUB] = sub
@@ -516,8 +532,10 @@ def _unit(st, slot):
 
 
 @njit(cache=True)
-def greedy(st, sim, me, n, samples, turn, sure, wts, used):
-    """`greedy` at the real game's paused decision (agents/search.py GreedyAgent, on the kernel)."""
+def greedy(st, sim, me, n, samples, turn, sure, worst, wts, used):
+    """`greedy` at the real game's paused decision (agents/search.py GreedyAgent, on the kernel); with
+    `worst`, `cautious` (agents/cautious.py: the same look-ahead, one decision later and every sample
+    taken, each option judged by its worst sample instead of their sum)."""
     if n == 1:
         return 0
     slot = AG + A_ARNG + me
@@ -557,6 +575,9 @@ def greedy(st, sim, me, n, samples, turn, sure, wts, used):
                     break
             if settled:
                 break
+    if worst:
+        for i in range(n):
+            totals[i] = rows[:m, i].min()
     used[0] += m
     top = totals[0]
     for i in range(n):
@@ -578,14 +599,16 @@ def greedy(st, sim, me, n, samples, turn, sure, wts, used):
 _AGENT_DRIVER = '''
 @njit(cache=True)
 def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
-    """`batch` with search agents: kinds[p] 0 random, 1 greedy, 2 mcts (settings[p]: greedy's samples, turn,
-    sure * 1000, then mcts's iterations, c * 1000, max_playout, depth, tau * 1000, tied)."""
+    """`batch` with search agents: kinds[p] 0 random, 1 greedy, 2 mcts, 3 cautious, 4 first, 5 last (settings[p]:
+    greedy's or cautious's samples, turn, sure * 1000, then mcts's iterations, c * 1000, max_playout, depth,
+    tau * 1000, tied, time budget in microseconds or 0)."""
     w = np.zeros(RCH + rch.shape[0] + rcc.shape[0], np.int64)
     st = unowned(w)
     cap = 2
     for p in range(MP):
-        if kinds[p] == 2:
-            cap = max(cap, 4 * (settings[p, 3] + 2))
+        if kinds[p] == 2:  # room for a few decisions' trees (kept across them); a timed search's tree is bounded
+            room = 4 * (settings[p, 3] + 2)
+            cap = max(cap, room if settings[p, 9] == 0 else min(room, TIMED_NODES))
     sw = np.zeros(TREE + cap * (NODE + 1), np.int64)
     sim = unowned(sw)
     st[PAR:PAR + par.shape[0]] = par
@@ -598,7 +621,6 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
         st[WTS + i] = np.int64(round(wts[i] * 1e9))
         sim[WTS + i] = st[WTS + i]
     sim[AG + A_CAP] = cap
-    reuse = used[1:2]
     for g in range(seeds.shape[0]):
         st[:SIZE] = st0
         sim[AG + A_OWNER] = -1
@@ -612,7 +634,8 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
         st[AG:AG + A_PRE] = 0
         for p in range(MP):
             st[AG + A_KIND + p] = kinds[p]
-            st[AG + A_ARNG + p] = np.int64((s + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(0x5EA5C4))
+            salt = np.uint64(0xCA71) if kinds[p] == 3 else np.uint64(0x5EA5C4)  # cautious's stream is its own
+            st[AG + A_ARNG + p] = np.int64((s + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)) ^ salt)
         _snap(st, 0)
         play(st)
         while st[AG + A_PAUSED] != 0 and st[STATUS] == 0:
@@ -620,27 +643,12 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
             me = st[AG + A_WHO]
             if kinds[me] == 2:
                 i = mcts(st, sim, me, st[AG + A_NOPT], settings[me, 3], settings[me, 4], settings[me, 5],
-                         settings[me, 6], settings[me, 7], settings[me, 8], reuse)
-                used[0] += settings[me, 3] if st[AG + A_NOPT] > 1 else 0
+                         settings[me, 6], settings[me, 7], settings[me, 8], settings[me, 9], used)
             else:
                 i = greedy(st, sim, me, st[AG + A_NOPT], settings[me, 0], settings[me, 1], settings[me, 2] / 1000.0,
-                           wts, used)
+                           kinds[me] == 3, wts, used)
             _resume_real(st, i)
-        out[g, 0] = st[STATUS]
-        out[g, 1] = st[TURN]
-        out[g, 2] = st[DECISIONS]
-        out[g, 3] = st[STEPS]
-        out[g, 4] = st[ERR]
-        out[g, 5] = st[NCH]
-        out[g, 6] = st[NCC]
-        for p in range(MP):
-            out[g, 7 + p] = st[WIN + p]
-            out[g, 7 + MP + p] = st[PV + SCORE * MP + p] if SCORE >= 0 else 0
-        for r in range(NREAD):
-            out[g, 7 + 2 * MP + r] = st[COV + r]
-        if st[STATUS] == 1 and NMEAS > 0:
-            MEAS(st, out[g, 7 + 2 * MP + NREAD:])
-    rch[:] = w[RCH:RCH + rch.shape[0]]
+''' + GAME_ROW + '''    rch[:] = w[RCH:RCH + rch.shape[0]]
     rcc[:] = w[RCH + rch.shape[0]:RCH + rch.shape[0] + rcc.shape[0]]
     sw[0] = sw[0]  # `sw` (and `w` above) outlive their unowned views
 '''

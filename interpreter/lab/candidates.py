@@ -72,11 +72,17 @@ class Estimate:
     def half(self) -> float:
         return (self.hi - self.lo) / 2
 
+    @property
+    def shown(self) -> str:
+        """The mean and its interval as every report shows them: `77.7 [76.3, 79]`, `1.2pt [0.0pt, 7.4pt]`."""
+        t = self.target
+        return f"{t.show(self.mean)} [{t.show(self.lo)}, {t.show(self.hi)}]"
+
     def as_dict(self) -> dict:
         def num(x: float | None) -> float | None:
             return x if x is not None and math.isfinite(x) else None
         d = {"target": self.target.text, "measure": self.target.measure, "mean": num(self.mean),
-             "lo": num(self.lo), "hi": num(self.hi), "n": self.n}
+             "lo": num(self.lo), "hi": num(self.hi), "n": self.n, "shown": self.shown}
         if not self.target.objective:
             d["verdict"] = self.verdict
         return d

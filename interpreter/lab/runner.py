@@ -8,10 +8,12 @@ game, never logs.
 """
 from __future__ import annotations
 
+import atexit
 import math
 import multiprocessing as mp
+import os
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -31,7 +33,7 @@ class GameSpec:
     budget: int = DEFAULT_BUDGET
     agents: dict[int, str] = field(default_factory=dict)  # seat (0-based) -> agent name
     coverage: bool = False  # count which rules, branches and readings run (slower)
-    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel; random, greedy and mcts)
+    engine: str = "python"  # "kernel": the games run natively (interpreter/kernel; every agent of the registry)
 
     def load(self) -> Game:
         from ..runtime.pipeline import load_game
@@ -239,16 +241,24 @@ class Stats:
         }
 
 
-_worker_game: dict[str, Any] = {}
+_worker_games: "OrderedDict[str, Game]" = OrderedDict()  # the games this process loaded, by GameSpec.key()
+_KEEP_GAMES = 32  # the lab's arms: every reading of every ambiguity, under each policy
+
+
+def _remember(key: str, game: Game) -> Game:
+    _worker_games[key] = game
+    _worker_games.move_to_end(key)
+    while len(_worker_games) > _KEEP_GAMES:
+        _worker_games.popitem(last=False)
+    return game
 
 
 def _run_chunk(args: tuple) -> tuple[list[tuple], list[int] | None]:
     """Games start..stop-1 of a sweep: their summaries, and coverage counts if measured."""
     gs, players, master, start, stop = args
     key = gs.key()
-    if _worker_game.get("key") != key:
-        _worker_game["key"], _worker_game["game"] = key, gs.load()
-    game = _worker_game["game"]
+    game = _worker_games.get(key)
+    game = _remember(key, game if game is not None else gs.load())
     if gs.engine == "kernel":
         from ..kernel.agents import search_kernel_for, searching
         if searching(gs.agents):  # search agents: the search kernel (kernel/agents.py)
@@ -280,7 +290,7 @@ def summaries(gs: GameSpec, players: int, master: int, start: int, stop: int, wo
         kernel_for((game or gs.load()).spec).module
     tasks = [(gs, players, master, a, min(stop, a + chunk)) for a in range(start, stop, chunk)]
     if game is not None and workers <= 1:
-        _worker_game["key"], _worker_game["game"] = gs.key(), game
+        _remember(gs.key(), game)
     results: list[tuple] = []
     hits: list[int] | None = None
     for part, h in _map(tasks, workers):
@@ -346,9 +356,33 @@ def _map(tasks: list, workers: int) -> Iterable:
     if workers <= 1:
         yield from map(_run_chunk, tasks)
         return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap(_run_chunk, tasks)  # ordered: the same results for any worker count
+    yield from _pool(workers).imap(_run_chunk, tasks)  # ordered: the same results for any worker count
+
+
+_pools: dict[tuple, Any] = {}
+
+
+def _pool(workers: int):
+    """This process's pool of `workers` processes, started once and kept: a lab run with
+    `--until-decided` asks for hundreds of batches, and each new pool paid for its processes and for
+    loading every arm's game again in each (a STUN greedy lab: 17 minutes, most of it starting pools).
+    Its workers keep the games they loaded (`_worker_games`). A pool is replaced when the environment
+    changes (a kernel cache or engine set since it started)."""
+    env = hash(tuple(sorted(os.environ.items())))
+    pool = _pools.get((workers, env))
+    if pool is None:
+        for key in [k for k in _pools if k[0] == workers]:
+            _pools.pop(key).terminate()
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        pool = _pools[(workers, env)] = ctx.Pool(workers)
+    return pool
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in _pools.values():
+        pool.terminate()
+    _pools.clear()
 
 
 def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
@@ -366,7 +400,7 @@ def sweep(gs: GameSpec, players: int, games: int, seed: int, workers: int = 1,
     chunk = max(1, min(_chunk_cap(gs), games // max(1, workers * 8) or 1))
     tasks = [(gs, players, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
     if game is not None and workers <= 1:
-        _worker_game["key"], _worker_game["game"] = gs.key(), game
+        _remember(gs.key(), game)
     for part, _hits in _map(tasks, workers):
         for s in part:
             stats.add(s)

@@ -24,7 +24,9 @@ that depends on who plays is flagged, as the lab flags a verdict.
 
 Owns too the best candidate written back as a variant spec (`variant_yaml`:
 `extends:` the searched spec, setting the defaults of its options and
-readings). What may vary is tune_space.py's;
+readings) and checked as the file it will be (`check_variant`), and
+stopping a search on request between batches (`stop`: the table's Stop
+button). What may vary is tune_space.py's;
 a candidate's statistics, ranking and the Pareto set candidates.py's;
 rendering the CLI's and tune_report.py's.
 """
@@ -44,14 +46,18 @@ from .runner import GameSpec, summaries_many
 from .targets import INSIDE, OUTSIDE, UNDECIDED, Target
 from .tune_space import VARY_SOURCE, Axis, combinations, label, parse_vary
 
-__all__ = ["Axis", "Candidate", "Estimate", "Search", "TuneError", "TuneReport", "VARY_SOURCE", "parse_vary",
-           "pareto", "rank", "sensitivity", "tune", "variant_yaml"]
+__all__ = ["Axis", "Candidate", "Estimate", "Search", "Stopped", "TuneError", "TuneReport", "VARY_SOURCE",
+           "check_variant", "parse_vary", "pareto", "rank", "sensitivity", "tune", "variant_yaml"]
 WAVE = 32  # candidates played side by side (and kept compiled) at a time
 CONFIRM_OFFSET = 1_000_003  # the master seed of the confirming games is the search's plus this
 
 
 class TuneError(ValueError):
     """The search cannot run as asked (a usage problem)."""
+
+
+class Stopped(Exception):
+    """The search was asked to stop (its `stop()` turned true) and stopped after the batch being played."""
 
 @dataclass(slots=True)
 class Search:
@@ -89,12 +95,12 @@ class Runner:
 
     def __init__(self, path: str, spec, players: int, seed: int, targets: list[Target], agents: dict[int, str],
                  games: int, max_games: int, workers: int, level: float, budget: int | None,
-                 progress: Callable[[int], None] | None = None):
+                 progress: Callable[[int], None] | None = None, stop: Callable[[], bool] | None = None):
         self.path, self.spec, self.players, self.seed = path, spec, players, seed
         self.targets, self.agents = targets, agents
         self.games, self.max_games, self.workers, self.level = games, max_games, workers, level
         self.budget = budget
-        self.progress = progress
+        self.progress, self.stop = progress, stop
         self.extra = list(spec.measures)
         self.alpha = (1 - level) / max(1, len(targets))  # Bonferroni over the targets of a candidate
         self.t_star = float(games)
@@ -128,6 +134,8 @@ class Runner:
                 compiled[gs.key()] = g
             live = [c for c in wave if not c.done]
             while live:
+                if self.stop is not None and self.stop():
+                    raise Stopped("the search was stopped")
                 jobs = [(self._gs(c), c.games, self._next(c.games)) for c in live]
                 results = summaries_many(jobs, self.players, self.seed, self.workers, compiled)
                 for c, (_gs, a, b), res in zip(live, jobs, results):
@@ -261,10 +269,17 @@ def variant_yaml(rep: TuneReport, c: Candidate, out_path: str) -> str:
              f"{rep.level:.0%} over the targets together):"]
     for e in c.estimates:
         verdict = "" if e.target.objective else f": {e.verdict}"
-        lines.append(f"#   {e.target.text}: {e.target.show(e.mean)} [{e.target.show(e.lo)}, {e.target.show(e.hi)}]"
-                     f"{verdict} ({e.n} games)")
+        lines.append(f"#   {e.target.text}: {e.shown}{verdict} ({e.n} games)")
     body = yaml.safe_dump({"extends": base, "set": sets}, sort_keys=False, allow_unicode=True)
     return "\n".join(lines) + "\n" + body
+
+
+def check_variant(text: str, out_path: str) -> list:
+    """The errors of a variant's text checked, in memory, as the file `out_path` would be (its `extends:` is
+    relative to that folder, and must be allowed from there); [] when it checks clean."""
+    from ..runtime.pipeline import check_spec
+    checked, diags = check_spec(out_path, text)
+    return [] if checked is not None else [d for d in diags if d.severity == "error"] or diags
 
 
 def _cpu() -> float:
@@ -340,7 +355,8 @@ def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[A
          options: dict | None = None, readings: dict | None = None, policies: list[dict[int, str]] | None = None,
          games: int = 200, max_games: int = 3200, workers: int = 1, level: float = 0.95, trials: int = 100,
          search: str = "auto", budget: int | None = None, confirm: int = 0,
-         progress: Callable[[str, int], Callable[[int], None] | None] | None = None) -> TuneReport:
+         progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+         stop: Callable[[], bool] | None = None) -> TuneReport:
     """Search the variants of the spec at `path` (every combination of the `axes`' values, with `options` and
     `readings` fixed) for those that meet `targets`; once per policy in `policies` (seat -> agent; {} is random).
 
@@ -349,6 +365,7 @@ def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[A
     other seeds (master seed CONFIRM_OFFSET + seed), judged afresh: their intervals do not carry the optimism
     of having been picked as the best of many.
     `progress(policy, expected)` -> a callback told of each candidate finished.
+    `stop()`: checked before every batch; when it turns true the search raises Stopped.
     """
     from ..runtime.pipeline import load_spec
     t0, c0 = time.perf_counter(), _cpu()
@@ -374,7 +391,8 @@ def tune(path: str, players: int, seed: int, targets: list[Target], axes: list[A
         s = Search(S.policy_label(agents, players), dict(agents), search)
         expected = size if search == "exhaustive" else min(trials, size)
         update = progress(s.policy, expected) if progress else None
-        runner = Runner(path, spec, players, seed, targets, agents, games, max_games, workers, level, budget, update)
+        runner = Runner(path, spec, players, seed, targets, agents, games, max_games, workers, level, budget, update,
+                        stop)
         space = _Space(spec, axes, options, readings)
         ts, tc = time.perf_counter(), _cpu()
         if search == "exhaustive":
@@ -424,7 +442,7 @@ def _confirm(runner: Runner, s: Search, k: int, seed: int) -> int:
     each gets `confirmed`, a fresh Candidate judged on those games alone. Returns the games played."""
     picks = [c for c in s.ranked if c.error is None and c.meets != "false"][:k]
     fresh = Runner(runner.path, runner.spec, runner.players, seed, runner.targets, runner.agents, runner.games,
-                   runner.max_games, runner.workers, runner.level, runner.budget)
+                   runner.max_games, runner.workers, runner.level, runner.budget, stop=runner.stop)
     twins = [Candidate(dict(c.options), dict(c.readings), c.label, c.changes, list(c.against_text)) for c in picks]
     fresh.play(twins)
     for c, t in zip(picks, twins):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import textwrap
 
 from .report import _STYLE, _plt, _slug, write_folder
 from .targets import INSIDE, OUTSIDE, UNDECIDED
@@ -33,10 +34,6 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
         values = (sorted(axis.values) if all(isinstance(v, int) and not isinstance(v, bool) for v in axis.values)
                   else list(axis.values))  # numbers in order along the axis; names as declared
         pos = {v: j for j, v in enumerate(values)}
-        if not target.objective:
-            lo = target.lo if target.lo is not None else -1e18
-            hi = target.hi if target.hi is not None else 1e18
-            ax.axhspan(lo, hi, color="#d5f5e3", lw=0, zorder=0)
         for n, c in enumerate(cands):
             v = c.options[axis.name] if axis.kind == "option" else c.readings[axis.name]
             e = c.estimates[k]
@@ -59,20 +56,26 @@ def _plot(plt, rep, search, k: int, path: str) -> None:
             ends = [b for b in (target.lo, target.hi) if b is not None]
             ax.set_ylim(min(vals + ends) - 0.05 * (max(vals + ends) - min(vals + ends) or 1),
                         max(vals + ends) + 0.05 * (max(vals + ends) - min(vals + ends) or 1))
+        if not target.objective:  # the band; an open end drawn just past the view (Agg mis-draws a span to 1e18)
+            bottom, top = ax.get_ylim()
+            room = top - bottom or 1.0
+            ax.axhspan(target.lo if target.lo is not None else bottom - room,
+                       target.hi if target.hi is not None else top + room, color="#d5f5e3", lw=0, zorder=0)
+            ax.set_ylim(bottom, top)
     for j in range(len(axes), rows * cols):
         grid[j // cols][j % cols].axis("off")
     what = "lower is better" if target.direction == "min" else "higher is better" if target.direction == "max" \
         else "green band: the target; green points inside it, red outside, purple undecided"
-    fig.suptitle(f"{target.text} ({search.policy} players): {what}", fontsize=10)
+    title = f"{target.text} ({search.policy} players): {what}"
+    fig.suptitle(textwrap.fill(title, 50 * cols), fontsize=10)  # one panel is narrow: the title wraps, not clips
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
 def _cell(e) -> str:
-    t = e.target
-    text = f"{html.escape(t.show(e.mean))} [{html.escape(t.show(e.lo))}, {html.escape(t.show(e.hi))}]"
-    return text if t.objective else f"<span class='{e.verdict}'>{text} {e.verdict}</span>"
+    text = html.escape(e.shown)
+    return text if e.target.objective else f"<span class='{e.verdict}'>{text} {e.verdict}</span>"
 
 
 def _table(rep, search) -> str:
@@ -100,6 +103,12 @@ def _table(rep, search) -> str:
             "<th>games</th><th>stopped</th></tr>" + "".join(rows) + "</table>")
 
 
+def plot_name(rep, search, k: int) -> str:
+    """The file of the plot of target k under one policy's search (the table's tune page shows it too)."""
+    prefix = f"{_slug(search.policy)}-" if len(rep.searches) > 1 else ""
+    return f"{prefix}target-{k + 1}-{_slug(rep.targets[k].measure)}.png"
+
+
 def _files(plt, rep, directory: str) -> list[str]:
     esc = html.escape
     names: list[str] = []
@@ -121,14 +130,13 @@ def _files(plt, rep, directory: str) -> list[str]:
         parts.append("<h2>Who plays</h2><ul>" + "".join(f"<li class='flag'>{esc(n)}</li>" for n in rep.sensitivity)
                      + "</ul>")
     for search in rep.searches:
-        prefix = f"{_slug(search.policy)}-" if len(rep.searches) > 1 else ""
         best = search.best
         how = "every variant" if search.mode == "exhaustive" else f"{len(search.candidates)} variants chosen by Optuna"
         parts.append(f"<h2 id='{esc(_slug(search.policy))}'>{esc(search.policy)} players</h2>"
                      f"<p>{how}; {search.games:,} games; {search.seconds:.1f} s. Best: "
                      f"<b>{esc(best.label) if best else 'none'}</b> (meets: {best.meets if best else '-'}).</p>")
         for k, t in enumerate(rep.targets):
-            png = f"{prefix}target-{k + 1}-{_slug(t.measure)}.png"
+            png = plot_name(rep, search, k)
             _plot(plt, rep, search, k, os.path.join(directory, png))
             names.append(png)
             parts.append(f"<h3>{esc(t.text)}</h3><img src='{esc(png)}' alt='{esc(t.text)} across the searched "

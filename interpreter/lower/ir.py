@@ -140,6 +140,15 @@ class Comprehension(X):
 
 
 @dataclass(slots=True, eq=False)
+class Concat(X):
+    """`left + right` of two texts. Every text is an interned number, so lowering lists the values each
+    side can have and interns every joined text: `table` maps (left, right) to the joined text's number."""
+    left: X
+    right: X
+    table: dict[tuple[int, int], int]
+
+
+@dataclass(slots=True, eq=False)
 class Unary(X):
     op: str
     operand: X
@@ -229,6 +238,15 @@ class Pass(S):
 class TurnOrder(S):
     what: str  # "to", "skip", "reverse", "extra"
     who: X | None
+
+
+@dataclass(slots=True, eq=False)
+class Reveal(S):
+    """`reveal x`: a hidden variable shown to every seat. Who may read what changes no rule, so a backend
+    whose players read no views only computes what naming the variable computes: its owner (`owner`) and,
+    for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key)."""
+    owner: X | None
+    key: X | None
 
 
 @dataclass(slots=True, eq=False)
@@ -361,7 +379,18 @@ class Board:
     name: str
     max_rows: int
     max_columns: int  # the columns of the largest board: a cell is row * max_columns + column
+    bottom: bool = False  # `origin: bottom`: rows are numbered from the bottom (cells stay in reading order)
+    forward: tuple[int, ...] = ()  # each seat's forward direction (interned: a direction's number)
     # Its size for given options is the spec's (lang/boards.py folds it): the backend receives it at run time.
+    # A cell's number counts rows as the diagram is drawn, top row first, whatever the origin.
+
+
+@dataclass(slots=True, eq=False)
+class Teams:
+    """`game.teams`: the sides of a game of each player count (`sides[n]`: each side's seats, in the order
+    declared), and how a side's score is made of its seats' ("same": the highest, "sum": their sum)."""
+    score: str
+    sides: dict[int, list[list[int]]]
 
 
 @dataclass(slots=True, eq=False)
@@ -401,4 +430,5 @@ class Game:
     n_scratch: int  # locals the game's conditions need
     skip_if: X | None = None  # `flow.skip_if`: a player it holds for (as `me`) is passed over
     measures: list[X] = field(default_factory=list)  # `measures:`, read when a game has finished
+    teams: Teams | None = None  # `game.teams`: a side wins together (and team(), partner() ... read it)
     extra: dict = field(default_factory=dict)

@@ -47,13 +47,14 @@ class Lowerer:
         if len(spec.boards) > 1:
             raise Unsupported("a spec with more than one board is not yet on the kernel",
                               span=next(iter(spec.boards.values())).span)
-        self.boards = [ir.Board(b.name, B.largest(b.rows, spec.options, spec.constants),
-                                B.largest(b.columns, spec.options, spec.constants)) for b in spec.boards.values()]
-        self.board_index = {b.name: i for i, b in enumerate(spec.boards.values())}
         self.option_index = {n: i for i, n in enumerate(spec.options)}
         self.reading_index = {n: i for i, n in enumerate(spec.ambiguities)}
         for d in B.DIRECTIONS:  # directions first: their numbers index the kernel's step tables
             self.intern(d)
+        self.boards = [ir.Board(b.name, B.largest(b.rows, spec.options, spec.constants),
+                                B.largest(b.columns, spec.options, spec.constants), b.origin == "bottom",
+                                tuple(self.intern(d) for d in b.forward)) for b in spec.boards.values()]
+        self.board_index = {b.name: i for i, b in enumerate(spec.boards.values())}
 
     # -- values ------------------------------------------------------------------------------------
     def intern(self, s: str) -> int:
@@ -113,18 +114,34 @@ class Lowerer:
             s.n_player_zones, vars_["global"], vars_["player"], vars_["turn"], options, readings, self.boards, procs,
             funcs, self.block("setup", s.setup), first, phases, self.cond(s.end_when), s.end_check == "always",
             self.cond(s.winners), s.vars["player"][s.score].index if s.score else None, turn_order, scratch,
-            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()])
+            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()], self._teams())
+
+    def _teams(self) -> ir.Teams | None:
+        t = self.spec.teams
+        if t is None:
+            return None
+        return ir.Teams(t.score, {n: t.sides(n) for n in range(self.spec.min_players, self.spec.max_players + 1)})
 
     def _start(self, v) -> int:
         if v.type == "cell":  # a cell variable starts at its cell, else at the board's first cell
-            return self.cell_number(v.start) if v.start is not None else 0
+            return self.cell_number(v.start, span=v.span) if v.start is not None else 0
         if v.start is None:
             return 0
         return self.encode(v.start)
 
-    def cell_number(self, name: str) -> int:
-        """A cell's number from its name (`d4`: column d, row 4), on the one board."""
+    def cell_number(self, name: str, node: N.Node | None = None, span: Any = None) -> int:
+        """A cell's number from its name (`d4`: column d, row 4), on the one board: its row as drawn (top
+        first) times the columns, plus its column. With `origin: bottom`, row 1 is the last row drawn, which
+        is a number only on a board whose rows no option changes."""
         column, row = B.COLUMN_NAMES.index(name[0]) + 1, int(name[1:])
+        board = next(iter(self.spec.boards.values()))
+        if board.origin == "bottom":
+            if not isinstance(board.rows, int):
+                what = f"the cell {name} of a board numbered from the bottom whose rows depend on options"
+                if span is not None:  # a start value: the variable's declaration
+                    raise Unsupported(f"{what} is not yet on the kernel", span=span)
+                raise self.no(what, node)
+            row = board.rows + 1 - row
         return (row - 1) * self.boards[0].max_columns + (column - 1)
 
     def turn(self, td) -> ir.Turn:
@@ -183,6 +200,9 @@ class Lowerer:
             return ir.TurnOrder(at, s.what, self.expr(s.who) if s.who is not None else None)
         if isinstance(s, N.Say):
             return ir.Say(at, s.text)
+        if isinstance(s, N.Reveal):
+            key = self.expr(s.target) if not s.rows else None  # one key of a keyed variable
+            return ir.Reveal(at, self.expr(s.owner) if s.owner is not None and key is None else None, key)
         if isinstance(s, N.If):
             return ir.If(at, [(self.expr(c), self.stmts(b)) for c, b in s.branches],
                          self.stmts(s.orelse) if s.orelse is not None else None)
@@ -251,6 +271,8 @@ class Lowerer:
             left, right = self.expr(e.left), self.expr(e.right)
             if e.op in ("==", "!=") and T.STR in (left.ty, right.ty):
                 left, right = self._reading_text(left, right), self._reading_text(right, left)
+            if e.op == "+" and left.ty is T.STR and right.ty is T.STR:
+                return self.concat(e, left, right)
             return ir.Binary(ty, at, e.op, left, right)
         if isinstance(e, N.Ternary):
             return ir.Ternary(ty, at, self.expr(e.cond), self.expr(e.then), self.expr(e.orelse))
@@ -267,6 +289,36 @@ class Lowerer:
             text = self.strings[x.value]
             return ir.Const(T.INT, x.at, interps.index(text) if text in interps else -1)
         return x
+
+    def concat(self, e: N.Binary, left: ir.X, right: ir.X) -> ir.Concat:
+        """Texts joined: every pair of the values the two sides can have, joined and interned."""
+        lefts, rights = self.texts(left), self.texts(right)
+        if not lefts or not rights:
+            raise self.no("texts joined with `+` from a value that is not one of a known few texts", e)
+        table = {(a, b): self.intern(self.strings[a] + self.strings[b]) for a in sorted(lefts) for b in sorted(rights)}
+        return ir.Concat(T.STR, self.at(e), left, right, table)
+
+    def texts(self, x: ir.X) -> set[int] | None:
+        """The interned texts a text expression can have, or None when they are not a known few: a
+        constant, a seat's forward direction, a text variable with `values:`, a text option, a card
+        property, and choices (`if`) and joins of these."""
+        if isinstance(x, ir.Const):
+            return {x.value}
+        if isinstance(x, ir.Builtin) and x.name == "forward":
+            return {d for b in self.boards for d in b.forward}
+        if isinstance(x, ir.Ternary):
+            a, b = self.texts(x.then), self.texts(x.orelse)
+            return None if a is None or b is None else a | b
+        if isinstance(x, ir.Concat):
+            return set(x.table.values())
+        if isinstance(x, (ir.Var, ir.Keyed)):
+            vd = self._vardef(x)
+            return {self.intern(v) for v in vd.values} if vd.type == "text" and vd.values else None
+        if isinstance(x, ir.Param) and x.kind == "option":
+            return {self.encode(v) for v in self.spec.options[x.name].values}
+        if isinstance(x, ir.Prop):
+            return set(x.table)
+        return None
 
     def name(self, e: N.Name) -> ir.X:
         kind = e.ref[0]
@@ -287,7 +339,7 @@ class Lowerer:
         if kind == "board":
             return ir.BoardRef(T.BOARD, at, self.board_index[e.ref[1]])
         if kind == "cellname":  # `a8`: the cell itself
-            return ir.Const(T.CELL, at, self.cell_number(e.id))
+            return ir.Const(T.CELL, at, self.cell_number(e.id, e))
         raise self.no(f"the name '{e.id}'", e)
 
     def attr(self, e: N.Attr) -> ir.X:
@@ -334,7 +386,8 @@ class Lowerer:
     _BUILTINS = {"count", "sum", "highest", "lowest", "best", "worst", "top", "bottom", "first", "last", "seat",
                  "next", "empty", "contains", "max", "min", "abs", "range", "position", "random", "roll", "dice",
                  "cells", "cell", "on_board", "neighbours", "diagonals", "step", "can_step", "line", "after",
-                 "sorted", "top_sum", "place_points"}
+                 "sorted", "top_sum", "place_points", "forward", "player_roll", "player_dice", "secret_roll",
+                 "secret_dice", "team", "partner", "teammates", "opponents"}
 
     def builtin(self, e: N.Call, name: str) -> ir.X:
         if name not in self._BUILTINS:

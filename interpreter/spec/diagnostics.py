@@ -169,3 +169,12 @@ def render(d: Diagnostic, sources: SourceCache | None = None) -> str:
     if d.note:
         out.append(f"{pad} = note: {d.note}")
     return "\n".join(out)
+
+
+def render_in(diagnostics: Iterable[Diagnostic], sources: dict[str, str]) -> list[str]:
+    """Each diagnostic's block, its lines read from `sources` (path -> text: the pseudo-files of command-line
+    arguments, `--target` and `--vary`) before any file of that name."""
+    cache = SourceCache()
+    for path, text in sources.items():
+        cache.add(path, text)
+    return [render(d, cache) for d in diagnostics]

@@ -13,7 +13,9 @@ JSON) are guards.py's. Game work runs in worker threads, never on the event
 loop, one table at a time under its lock, and is told to stop when its
 client leaves; the game list, saves and replays read the table as last
 shown, so they never wait for it. Saves of games in play are sealed with
-the app's key (sealing.py). Lab runs go to labjobs' own thread.
+the app's key (sealing.py). Lab runs and variant searches (the lab tab's
+Tune page, read by tunejobs.py) go to labjobs' own thread, one queue for
+both: a browser has one of them waiting or running at a time.
 """
 from __future__ import annotations
 
@@ -45,11 +47,12 @@ from ..runtime.engine import Game, SetupError, Status
 from ..runtime.gamelog import spec_digest
 from ..runtime.pipeline import compile_game, load_spec
 from .guards import Bad, HostCheck, Json, NoFraming, OriginCheck, json_error, read_json
-from .labjobs import LabBusy, LabJobs
+from .labjobs import LabBusy, LabJobs, ambiguity_task
 from .logs import LoggedGame, parse_log
 from .narration import EVERYONE, SPECTATOR
 from .sealing import SealError, Sealer
 from .tables import MAX_SEED, Stale, Table, TableError, parse_save, parse_settings, seat_json
+from .tunejobs import describe_caps, read_tune, tune_task
 
 COOKIE = "rulewright_table"
 EVENT_BYTES = 512    # memory per logged event or narrated line, about (measured: 0.5 kB)
@@ -70,6 +73,8 @@ class Limits:
     lab_jobs: int = 3             # lab runs waiting or running, over all sessions
     lab_jobs_per_session: int = 1
     lab_games: int = 2000         # games per interpretation in one lab run
+    tune_variants: int = 64       # variants one search plays per policy (a larger space: Optuna tries this many)
+    tune_games: int = 1600        # games per variant in a search at most
     compiled: int = 32            # compiled games kept (one per spec, options and readings)
     workers: int = 4              # requests doing game work at once, over all sessions
     session_workers: int = 2      # ... for one browser session (more get a 429 at once)
@@ -141,7 +146,7 @@ class TableApp:
         self.sessions: "OrderedDict[str, Session]" = OrderedDict()
         self.lock = threading.Lock()
         self.compiled: "OrderedDict[tuple, Game]" = OrderedDict()
-        self.lab = LabJobs(self.limits.lab_jobs, self.limits.lab_games, self.limits.lab_jobs_per_session)
+        self.lab = LabJobs(self.limits.lab_jobs, self.limits.lab_jobs_per_session, stamps=_stamps)
         self.sealer = Sealer(key)
         self.workers = threading.BoundedSemaphore(self.limits.workers)
         self.preloaded = [parse_log(name, text, specs, self.game, self.limits.log_choices) for name, text in logs]
@@ -313,8 +318,9 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
     async def list_specs(request: Request) -> Response:
         s = open_session(request)
         return respond(request, {"specs": [x.describe() for x in specs.values()], "bots": list(AGENTS),
-                                 "games": list(s.games), "limits": {"lab_games": lim.lab_games,
-                                                                    "choices": lim.choices}})
+                                 "games": list(s.games), "limits": {
+                                     "lab_games": lim.lab_games, "choices": lim.choices,
+                                     "tune": describe_caps(lim.tune_variants, lim.tune_games)}})
 
     async def open_table(request: Request, settle) -> Response:
         """A new table in the session from the request's JSON body: `settle(body)` -> (its settings, the
@@ -491,30 +497,69 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         await work(request, s, lambda stop: state.game(sid, options, {}))  # a bad option is a 400 now
         request_echo = {"spec": sid, "players": players, "games": games, "seed": seed, "ambiguities": only,
                         "options": options}
+        task = ambiguity_task(specs[sid].path, players, games, seed, only, options)
+        return submit(request, sid, "lab", request_echo, games, "games per interpretation", task)
+
+    async def start_tune(request: Request) -> Response:
+        d = await read_json(request, lim.body)
+        open_session(request, create=True)
+        req = read_tune(d, specs, lim.tune_variants, lim.tune_games)  # every name, value, target and cap checked
+        return submit(request, req.spec, "tune", req.echo(), req.expected, "variants", tune_task(specs[req.spec], req))
+
+    def submit(request: Request, sid: str, kind: str, echo: dict, total: int, unit: str, task) -> Response:
         try:
-            job = state.lab.submit(request.state.sid, specs[sid], request_echo, players, games, seed, only,
-                                   options, _stamps)
+            job = state.lab.submit(request.state.sid, specs[sid], kind, echo, total, unit, task)
         except LabBusy as exc:
             raise Bad(429, str(exc)) from None
         return respond(request, job.as_dict(), 202)
 
-    async def lab_status(request: Request) -> Response:
-        open_session(request)
-        job = state.lab.get(request.state.sid, request.path_params["jid"])
-        if job is None:
-            raise Bad(404, "no such lab run in this browser session")
-        return respond(request, job.as_dict())
+    _WHAT = {"lab": "lab run", "tune": "search"}
 
-    async def lab_plot(request: Request) -> Response:
+    def job_of(request: Request, kind: str):
         open_session(request)
-        path = state.lab.plot(request.state.sid, request.path_params["jid"], request.path_params["name"])
-        if path is None:
-            raise Bad(404, "no such plot")
-        return FileResponse(path, media_type="image/png")
+        job = state.lab.get(request.state.sid, request.path_params["jid"], kind)
+        if job is None:
+            raise Bad(404, f"no such {_WHAT[kind]} in this browser session")
+        return job
+
+    def job_routes(kind: str) -> list[Route]:
+        """A job's progress and report, its files (a lab run's: only its plots); a search's stopping (between
+        batches: a lab run plays its games in one) and downloads."""
+        async def status(request: Request) -> Response:
+            return respond(request, job_of(request, kind).as_dict())
+
+        async def cancel(request: Request) -> Response:
+            await read_json(request, lim.body)
+            job = job_of(request, kind)
+            state.lab.cancel(request.state.sid, job.id, kind)
+            return respond(request, job.as_dict())
+
+        async def file(request: Request) -> Response:
+            job, name = job_of(request, kind), request.path_params["name"]
+            path = state.lab.file(request.state.sid, job.id, name, kind)
+            if path is None or (kind == "lab" and name not in job.plots):
+                raise Bad(404, "no such plot" if kind == "lab" else "no such file of this search")
+            return FileResponse(path, media_type="image/png" if name.endswith(".png") else "text/html")
+
+        async def download(request: Request) -> Response:
+            job, name = job_of(request, kind), request.path_params["name"]
+            text = job.downloads.get(name)
+            if text is None:
+                raise Bad(404, "no such download of this search")
+            return Response(text, media_type="application/yaml", headers={
+                "cache-control": "no-store", "content-disposition": f'attachment; filename="{name}"'})
+        base = f"/api/{kind}/{{jid}}"
+        if kind == "lab":
+            return [Route(base, status, methods=["GET"]), Route(base + "/plots/{name}", file, methods=["GET"])]
+        return [Route(base, status, methods=["GET"]), Route(base + "/cancel", cancel, methods=["POST"]),
+                Route(base + "/report/{name}", file, methods=["GET"]),
+                Route(base + "/downloads/{name}", download, methods=["GET"])]
 
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        return json_error(exc.status_code, exc.detail if isinstance(exc, Bad) else
-                           {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail)))
+        if isinstance(exc, Bad):
+            return json_error(exc.status_code, exc.detail, **exc.extra)
+        return json_error(exc.status_code, {404: "not found", 405: "method not allowed"}.get(exc.status_code,
+                                                                                             str(exc.detail)))
 
     async def server_error(request: Request, exc: Exception) -> Response:
         return json_error(500, f"internal error: {type(exc).__name__} (please report)")
@@ -539,8 +584,9 @@ def create_app(paths_or_specs: list[str] | dict[str, Served], limits: Limits | N
         Route("/api/logs", upload_log, methods=["POST"]),
         Route("/api/logs/{lid}", log_step, methods=["GET"]),
         Route("/api/lab", start_lab, methods=["POST"]),
-        Route("/api/lab/{jid}", lab_status, methods=["GET"]),
-        Route("/api/lab/{jid}/plots/{name}", lab_plot, methods=["GET"]),
+        *job_routes("lab"),
+        Route("/api/tune", start_tune, methods=["POST"]),
+        *job_routes("tune"),
         Mount("/static", StaticFiles(packages=[(__package__, "static")]), name="static"),
     ]
     middleware = [Middleware(NoFraming), *([Middleware(HostCheck, hosts=tuple(hosts))] if hosts else []),

@@ -26,7 +26,11 @@ _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
 class Bad(HTTPException):
-    pass
+    """A 4xx with {"error": detail} and any `extra` fields (a bad target's rendered diagnostics)."""
+
+    def __init__(self, status_code: int, detail: str, **extra: Any):
+        super().__init__(status_code, detail)
+        self.extra = extra
 
 
 class Json(JSONResponse):
@@ -105,8 +109,8 @@ class NoFraming:
         await self.app(scope, receive, framed)
 
 
-def json_error(status: int, message: str) -> JSONResponse:
-    return Json({"error": message}, status_code=status)
+def json_error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return Json({"error": message, **extra}, status_code=status)
 
 
 async def _body(request: Request, limit: int) -> bytes:

@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 let SPECS = [];
 let GAME = null;        // the last table JSON of the game on screen
 let SHOWN_VIEWER = null; // whose view the screen shows (hot-seat hands over between seats)
+let LIMITS = {};
+let LAST_ERROR = null;   // the body of the last failed request (a bad target's diagnostics are in it)
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -42,7 +44,8 @@ async function api(method, path, body) {
   try { r = await fetch(path, opts); } catch (e) { showError(`the table's server cannot be reached (${e})`); return null; }
   try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status}` }; }
   if (r.status === 409 && data.table) { showGame(data.table); showError(data.error); return null; }
-  if (!r.ok) { showError(data.error || `error ${r.status}`); return null; }
+  if (!r.ok) { LAST_ERROR = data; showError(data.error || `error ${r.status}`); return null; }
+  LAST_ERROR = null;
   showError("");
   return data;
 }
@@ -53,6 +56,12 @@ const seatName = (p) => (p === -1 || p === null || p === undefined) ? "spectator
 function showTab(name) {
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === name);
   for (const p of document.querySelectorAll(".page")) p.hidden = p.id !== name;
+}
+for (const b of document.querySelectorAll(".subtab")) {
+  b.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".subtab")) t.classList.toggle("active", t === b);
+    for (const p of document.querySelectorAll(".subpage")) p.hidden = p.id !== b.dataset.sub;
+  });
 }
 for (const b of document.querySelectorAll(".tab")) {
   b.addEventListener("click", () => {
@@ -426,12 +435,15 @@ $("log-file").addEventListener("change", async (ev) => {
 });
 
 // -- the ambiguity lab ------------------------------------------------------------------------
+function fitPlayers(input, s) {  // the spec's player range; out of it, two players (or the nearest allowed)
+  input.min = s.min_players; input.max = s.max_players;
+  if (+input.value < s.min_players || +input.value > s.max_players) input.value = Math.max(s.min_players, Math.min(2, s.max_players));
+}
+
 function buildLab() {
   const s = currentSpec("lab-spec");
   if (!s) return;
-  const pl = $("lab-players");
-  pl.min = s.min_players; pl.max = s.max_players;
-  if (+pl.value < s.min_players || +pl.value > s.max_players) pl.value = Math.max(s.min_players, Math.min(2, s.max_players));
+  fitPlayers($("lab-players"), s);
   const box = $("lab-ambiguities");
   box.replaceChildren(el("legend", { text: "Ambiguities" }));
   for (const a of s.ambiguities)
@@ -445,23 +457,35 @@ $("lab-form").addEventListener("submit", async (ev) => {
   const names = [...$("lab-ambiguities").querySelectorAll("input:checked")].map((x) => x.value);
   const job = await api("POST", "/api/lab", { spec: $("lab-spec").value, players: +$("lab-players").value,
     games: +$("lab-games").value, seed: +$("lab-seed").value, ambiguities: names });
-  if (!job) return;
-  $("lab-start").disabled = true;
-  $("lab-progress").hidden = false;
-  $("lab-report").hidden = true;
-  pollLab(job.id);
+  if (job) runJob("lab", job, renderReport);
 });
 
-async function pollLab(id) {
-  const job = await api("GET", `/api/lab/${id}`);
-  if (!job) { $("lab-start").disabled = false; return; }
-  $("lab-bar").max = job.total || 1;
-  $("lab-bar").value = job.done;
-  $("lab-count").textContent = `${job.state}: ${job.done} of ${job.total} games per interpretation (${job.seconds} s)`;
-  if (job.state === "queued" || job.state === "running") { setTimeout(() => pollLab(id), 400); return; }
-  $("lab-start").disabled = false;
+// A lab run or a search: the same queue on the server, the same progress bar here; a search has a Stop
+// button (it stops between batches; a lab run plays its games in one batch, so it has none).
+function runJob(kind, job, render) {
+  $(`${kind}-start`).disabled = true;
+  const stop = $(`${kind}-cancel`);
+  if (stop) {
+    stop.hidden = false;
+    stop.disabled = false;
+    stop.onclick = async () => { stop.disabled = true; await api("POST", `/api/${kind}/${job.id}/cancel`, {}); };
+  }
+  $(`${kind}-progress`).hidden = false;
+  $(`${kind}-report`).hidden = true;
+  pollJob(kind, job.id, render);
+}
+
+async function pollJob(kind, id, render) {
+  const job = await api("GET", `/api/${kind}/${id}`);
+  const over = () => { $(`${kind}-start`).disabled = false; if ($(`${kind}-cancel`)) $(`${kind}-cancel`).hidden = true; };
+  if (!job) { over(); return; }
+  $(`${kind}-bar`).max = job.total || 1;
+  $(`${kind}-bar`).value = job.done;
+  $(`${kind}-count`).textContent = `${job.stopping ? "stopping" : job.state}: ${job.done} of ${job.total} ${job.unit} (${job.seconds} s)`;
+  if (job.state === "queued" || job.state === "running") { setTimeout(() => pollJob(kind, id, render), 400); return; }
+  over();
   if (job.state === "failed") { showError(job.error); return; }
-  renderReport(job);
+  if (job.state === "done") render(job);
 }
 
 // Rendered generically: verdict strings become CSS classes, and every field the lab reports is shown,
@@ -516,15 +540,151 @@ function renderReport(job) {
   }
 }
 
+// -- the variant search (tune) ----------------------------------------------------------------
+// The page offers only the spec's own names and values, and sends them as JSON values; the targets go as
+// the lines typed, and the server reads them with the command line's parser (a bad one comes back as its
+// diagnostics, shown under the box). The server checks all of it again, and its caps are its own.
+function buildTune() {
+  const s = currentSpec("tune-spec");
+  if (!s) return;
+  fitPlayers($("tune-players"), s);
+  const box = $("tune-vary");
+  box.replaceChildren(el("legend", { text: "What may vary" }));
+  for (const o of s.options) box.append(varyRow(o.name, "option", o.label || o.rule || "", o.values, o.default));
+  for (const a of s.ambiguities) box.append(varyRow(a.name, "reading", a.quote, Object.keys(a.interpretations), a.default));
+  if (!s.options.length && !s.ambiguities.length)
+    box.append(el("span", { class: "note", text: "this spec declares no options or ambiguities: a variant that declares one of its numbers as an option makes it tunable" }));
+  countSpace();
+}
+
+function varyRow(name, kind, title, values, dflt) {
+  const vals = el("span", { class: "vary-values" });
+  for (const v of values)
+    vals.append(el("label", { class: "inline-check" }, el("input", { type: "checkbox", class: "vary-value",
+      value: JSON.stringify(v), checked: true, disabled: true, onchange: countSpace }), ` ${String(v)}${v === dflt ? " (default)" : ""}`));
+  const pick = el("input", { type: "checkbox", class: "vary-name", value: name, onchange: (ev) => {
+    for (const x of vals.querySelectorAll("input")) x.disabled = !ev.target.checked;
+    countSpace();
+  } });
+  return el("div", { class: "vary", "data-name": name },
+    el("label", { class: "vary-label", title }, pick, ` ${name} `, el("span", { class: "note", text: kind })), vals);
+}
+
+function tuneVary() {
+  const out = [];
+  for (const row of $("tune-vary").querySelectorAll("div.vary")) {
+    if (!row.querySelector("input.vary-name").checked) continue;
+    out.push({ name: row.dataset.name, values: [...row.querySelectorAll("input.vary-value:checked")].map((x) => JSON.parse(x.value)) });
+  }
+  return out;
+}
+
+function countSpace() {
+  const vary = tuneVary();
+  const agents = $("tune-agents").querySelectorAll("input:checked").length;
+  const caps = LIMITS.tune || {};
+  const n = vary.reduce((k, v) => k * v.values.length, 1);
+  $("tune-space").textContent = !vary.length ? "tick at least one name to vary" :
+    `${n} variant${n === 1 ? "" : "s"}${agents > 1 ? ` under each of ${agents} policies` : ""}; ` +
+    (n <= caps.variants ? "every one is played" : caps.optuna ? `this server plays at most ${caps.variants}: Optuna chooses which`
+      : `this server plays at most ${caps.variants}: vary fewer`) + `; at most ${caps.games} games per variant`;
+}
+
+$("tune-spec").addEventListener("change", buildTune);
+$("tune-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const targets = $("tune-targets").value.split("\n").map((t) => t.trim()).filter((t) => t);
+  const agents = [...$("tune-agents").querySelectorAll("input:checked")].map((x) => x.value);
+  $("tune-diagnostics").hidden = true;
+  const job = await api("POST", "/api/tune", { spec: $("tune-spec").value, players: +$("tune-players").value,
+    seed: +$("tune-seed").value, games: +$("tune-games").value, max_games: +$("tune-max-games").value,
+    vary: tuneVary(), targets, agents });
+  if (!job) {
+    if (LAST_ERROR && LAST_ERROR.diagnostics) { $("tune-diagnostics").textContent = LAST_ERROR.diagnostics; $("tune-diagnostics").hidden = false; }
+    return;
+  }
+  runJob("tune", job, renderTune);
+});
+
+function renderTune(job) {
+  const r = job.report;
+  const box = $("tune-report");
+  box.hidden = false;
+  const kv = (k, v) => el("span", { class: "kv" }, `${k}: `, el("b", { text: fmt(v) }));
+  const parts = [el("h2", { text: `Tuning ${r.game}` }),
+    el("p", { id: "tune-settings" }, kv("players", r.players), kv("seed", r.seed), kv("variants", r.space),
+      kv("first batch", r.first_batch), kv("games per variant at most", r.max_games), kv("confidence", r.confidence),
+      kv("search", r.mode), el("span", { class: "kv" }, "time: ", el("b", { text: `${fmt(r.seconds)} s` }))),
+    el("p", { class: "note", text: `Intervals: ${r.intervals}. inside: the whole interval lies in the band; outside: none of it does; undecided: neither yet. A variant meets the targets when every band is inside. * marks the variants no other beats (surely better on a target, surely worse on none); \u2020 a reading the rulebook's words rule out.` }),
+    el("h3", { text: "Targets" }), el("ul", { id: "tune-targets-list" }, r.targets.map((t) => el("li", {}, el("code", { text: t.target }))))];
+  for (const n of r.sensitivity) parts.push(el("p", { class: "warning" }, el("b", { text: "warning: " }), n));
+  if (job.note) parts.push(el("p", { class: "note", text: job.note }));
+  const name = job.downloads[0];
+  parts.push(name
+    ? el("p", {}, el("a", { id: "tune-download", class: "button", href: `/api/tune/${job.id}/downloads/${encodeURIComponent(name)}`, download: name,
+        text: `Download the best variant (${name})` }), el("span", { class: "note", text: " a spec that extends the searched one: save it beside it" }))
+    : el("p", { class: "note", id: "tune-no-download", text: "no variant meets the targets, or may meet them: there is no variant to download" }));
+  if (job.files.includes("index.html"))
+    parts.push(el("p", {}, el("a", { href: `/api/tune/${job.id}/report/index.html`, target: "_blank", rel: "noopener", text: "the HTML report" }),
+      el("span", { class: "note", text: " (as rulewright tune --report writes it)" })));
+  r.policies.forEach((p, i) => parts.push(renderSearch(r, p, job, (r.plots || [])[i] || [])));
+  box.replaceChildren(...parts);
+}
+
+function renderSearch(r, p, job, plots) {
+  const what = p.mode === "exhaustive" ? "every variant" : `${p.tried} of ${r.space} variants (Optuna TPE)`;
+  const sec = el("section", { class: "tune-search", "data-policy": p.policy },
+    el("h3", { text: `${p.policy} players` }),
+    el("p", { text: `${what}; ${p.games.toLocaleString("en")} games in all; ${fmt(p.seconds)} s (CPU ${fmt(p.cpu_seconds)} s)` }));
+  const head = el("tr", {}, ["#", "variant", "meets", ...r.targets.map((t) => t.target), "games", "stopped"].map((h) => el("th", { text: h })));
+  const body = el("tbody");
+  const rank = Object.fromEntries(p.candidates.map((c) => [c.label, c.rank]));
+  for (const c of p.candidates) {
+    const tr = el("tr", { "data-variant": c.label, class: c.pareto ? "pareto" : "" },
+      el("td", { class: "num", text: `${c.rank}${c.pareto ? "*" : ""}` }),
+      el("td", { title: c.label, text: `${c.changes}${c.against_text.length ? " \u2020" : ""}${c.checked_for_another_policy ? " (checked for another policy)" : ""}` }));
+    if (c.error) {
+      tr.append(el("td", {}, verdictBadge("error")), el("td", { colspan: r.targets.length + 2, text: c.error }));
+      body.append(tr);
+      continue;
+    }
+    tr.append(el("td", {}, verdictBadge(String(c.meets))));
+    for (const e of c.targets) tr.append(el("td", { class: "estimate" }, `${e.shown} `, e.verdict ? verdictBadge(e.verdict) : null));
+    tr.append(el("td", { class: "num", text: c.games.toLocaleString("en") }),
+      el("td", { text: c.stopped + (c.same_games_as ? ` (the games of #${rank[c.same_games_as]})` : "") }));
+    body.append(tr);
+  }
+  sec.append(el("table", { class: "fields tune-table" }, el("thead", {}, head), body));
+  const count = (m) => p.candidates.filter((c) => String(c.meets) === m).length;
+  sec.append(el("p", { class: "tune-counts", text: `meet every target: ${count("true")}; undecided: ${count("undecided")}; fail: ${count("false")}` }));
+  const twins = p.candidates.filter((c) => c.same_games_as).length;
+  if (twins) sec.append(el("p", { class: "note", text: `${twins} variant(s) played exactly the games of a better-ranked one: what they change never happens in these games, or changes nothing` }));
+  const front = p.candidates.filter((c) => c.pareto).map((c) => c.changes + (c.against_text.length ? " \u2020" : ""));
+  sec.append(el("p", { class: "tune-pareto", text: `the Pareto set (no other variant beats these: surely better on a target, surely worse on none): ${front.join("; ") || "none"}` }));
+  const best = p.candidates.find((c) => c.label === p.best);
+  sec.append(el("p", { class: "tune-best" }, "best: ", el("b", { text: p.best || "none" }),
+    best ? ` (meets: ${best.meets})${best.against_text.length ? `; it reads ${best.against_text.join(", ")} against the rulebook's words` : ""}` : ""));
+  for (const [k, png] of plots.entries())
+    if (job.plots.includes(png))
+      sec.append(el("img", { class: "plot", src: `/api/tune/${job.id}/report/${encodeURIComponent(png)}`, alt: `${r.targets[k].target} across the searched values` }));
+  return sec;
+}
+
 // -- start ------------------------------------------------------------------------------------
 (async function init() {
   const d = await api("GET", "/api/specs");
   if (!d) return;
   SPECS = d.specs;
-  for (const id of ["spec", "lab-spec"])
+  LIMITS = d.limits;
+  for (const id of ["spec", "lab-spec", "tune-spec"])
     $(id).replaceChildren(...SPECS.map((s) => el("option", { value: s.id, text: `${s.name} (${s.id})` })));
   $("lab-games").max = d.limits.lab_games;
+  $("tune-games").max = $("tune-max-games").max = d.limits.tune.games;
+  const agents = $("tune-agents");
+  for (const a of d.limits.tune.agents)
+    agents.append(el("label", { class: "inline-check" }, el("input", { type: "checkbox", value: a, checked: a === "random", onchange: countSpace }), ` ${a}`));
   buildSetup();
   buildLab();
+  buildTune();
   document.body.dataset.ready = "1";
 })();
