@@ -12,10 +12,8 @@ RUNTIME = '''
 # One array per game, `st`: the state (layout.py), then the parameters (at PAR), the work space of a
 # decision's options (at WK, WKC numbers a row), and the records of choices (RCH) and chance (RCC),
 # whose sizes are parameters (0: not recording). Passing one array costs a third of passing five.
-#
-# The small helpers on every hot path (the budget's tick and charge, board steps, seats, membership) are
-# inlined by numba (`inline="always"`): a call that writes `st` keeps LLVM from keeping the caller's reads
-# of `st` in registers (tic-tac-toe: 6.95 -> 4.8 us a game). The rare paths (_stop, _spend) stay calls.
+# Small hot helpers are inlined (`inline="always"`): a call writing `st` stops LLVM keeping the caller's
+# reads of `st` in registers (tic-tac-toe 6.95 -> 4.8 us a game). Rare paths (_stop, _spend) stay calls.
 
 @njit(cache=True, inline="always")
 def _u64(st, slot):
