@@ -925,7 +925,7 @@ class Emitter:
         self.line(f"    {src} = {out}[:{k}]")
 
     def s_ChooseSubset(self, s: ir.ChooseSubset) -> None:
-        """compile/compiler.py's subset_finder: every subset that satisfies the condition, smallest first,
+        """compile/support.py's _subsets: every subset that satisfies the condition, smallest first,
         each size in `itertools.combinations` order, merged by compile/interchange.py's rule; then the pick."""
         from ..compile.compiler import MAX_SUBSET_SOURCE
         ic = self.interchange
