@@ -244,9 +244,13 @@ class TurnOrder(S):
 class Reveal(S):
     """`reveal x`: a hidden variable shown to every seat. Who may read what changes no rule, so a backend
     whose players read no views only computes what naming the variable computes: its owner (`owner`) and,
-    for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key)."""
+    for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key). The search
+    kernel also keeps who may read what (its determinization redraws the rest): the variable's `scope` and
+    `rows` (every key of a keyed variable; none for one key, whose slot `key` names)."""
     owner: X | None
     key: X | None
+    scope: str = "player"
+    rows: tuple = ()
 
 
 @dataclass(slots=True, eq=False)

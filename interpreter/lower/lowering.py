@@ -202,7 +202,8 @@ class Lowerer:
             return ir.Say(at, s.text)
         if isinstance(s, N.Reveal):
             key = self.expr(s.target) if not s.rows else None  # one key of a keyed variable
-            return ir.Reveal(at, self.expr(s.owner) if s.owner is not None and key is None else None, key)
+            return ir.Reveal(at, self.expr(s.owner) if s.owner is not None and key is None else None, key, s.scope,
+                             tuple(s.rows))
         if isinstance(s, N.If):
             return ir.If(at, [(self.expr(c), self.stmts(b)) for c, b in s.branches],
                          self.stmts(s.orelse) if s.orelse is not None else None)
