@@ -14,11 +14,12 @@ overriding the emitter rather than copying it:
 A decision is resumed, in the real game or in a search's copy, by copying the snapshot into the array and
 replaying the prefix (the snapshot keeps the true chance stream, so the same draws happen) up to the
 decision: that also rebuilds the locals of a rule paused at a `choose` inside an action. There, a copy is
-determinized (`_deal`: the cards its seat cannot see are pooled in card order and re-dealt among the
-zones they lie in, each zone keeping its size and, for cards that show their owner, their owner's
-places; its chance is re-seeded from the agent's stream), so nothing the seat cannot see survives the
-decision. What the Python determinizer does not model, this does not either (card ids held in the
-locals of a paused rule).
+determinized (search_deal.py: the cards its seat cannot see re-dealt, the hidden values it may not read
+drawn again, the others' sealed picks of a `choose together` redrawn; its chance is re-seeded from the
+agent's stream), so nothing the seat cannot see survives the decision. For that this generator keeps who
+may read each variable (a `reveal` sets its flag, a new value clears it) and writes the `choose together`
+loop that redraws. What the Python determinizer does not model, this does not either (card ids held in
+the locals of a paused rule).
 
 The agents' part of the array (`AG`, between the work space and the records) holds the control slots,
 the prefix and the snapshot. Only the generator's own text goes into the source, as in emit.py.
@@ -269,6 +270,7 @@ class SearchEmitter(Emitter):
         most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
         npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
                          for ph in self.g.phases for a in range(most)) or "0"
+        # per phase and action: whether another seat may not see the choice (it shows a card, or is `secret: true`)
         ncard = ", ".join(str(int(a < len(ph.turn.actions) and (ph.turn.actions[a].name in self.secrets.secret_actions or any(
             (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params))))
             for ph in self.g.phases for a in range(most)) or "0"
