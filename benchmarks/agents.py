@@ -161,9 +161,10 @@ def kernel_match(path: str, players: int, agent: str, games: int, seed: int, eve
         used += k
         decisions += int(rows[:, 2].sum())
         finished += int((rows[:, 0] == 1).sum())
+        me = 0 if every_seat else seat  # every seat the same agent: seat 0's share, as python_every_seat's
         for r in rows:
             w = r[7:7 + players]
-            if w[seat] and w.sum():
+            if w[me] and w.sum():
                 wins += 1.0 / w.sum()
     lo, hi = wilson(wins, games)
     return {"spec": path, "players": players, "agent": agent, "engine": "kernel", "games": games, "seed": seed,

@@ -14,6 +14,7 @@
   leaves the game as the iteration budget alone makes it.
 - cautious likewise (STUN, No Thanks, Love Letter), and `first` always takes the first option: every agent
   of the registry runs on the kernel; one that does not would be named, and its games run on the Python engine.
+- Secrets that are not cards (hidden variables, `choose together`): tests/test_kernel_secrets.py.
 
 Compiling a search kernel costs seconds: the cache directory is shared with tests/test_kernel.py.
 """
@@ -185,18 +186,6 @@ def test_every_agent_of_the_registry_runs_on_the_kernel_and_another_would_be_nam
     monkeypatch.setitem(AGENTS, "oracle", FirstAgent)  # an agent added to the registry but not to the kernel
     reason = why_not(game.spec, {0: "oracle", 1: "greedy"})
     assert reason is not None and reason.startswith("agent oracle is not yet on the kernel") and "cautious" in reason
-
-
-def test_a_hidden_variable_with_search_agents_is_named_with_its_position(tmp_path):
-    text = open("games/stun.yaml", encoding="utf-8").read()
-    at = text.index("      max: 25\n", text.index("    chips:\n"))  # the player variable `chips`
-    path = tmp_path / "stun_hidden.yaml"
-    path.write_text(text[:at] + "      visible: owner\n" + text[at:], encoding="utf-8")
-    game = load_game(str(path))
-    line = text[:text.index("    chips:\n")].count("\n") + 1
-    assert why_not(game.spec) is None  # random play does not read it: the random kernel runs the spec
-    reason = why_not(game.spec, {0: "greedy"})
-    assert reason.startswith(f"{path}:{line}:5: ") and "`chips`" in reason and "visible: owner" in reason
 
 
 def test_mcts_time_budget_stops_the_kernel_search():
