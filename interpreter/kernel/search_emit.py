@@ -177,14 +177,14 @@ class SearchEmitter(Emitter):
     # -- who may read a hidden variable (search_deal.py): `reveal` shows it, a change hides it again --------
     def s_Reveal(self, s: ir.Reveal) -> None:
         Yl, sh = self.Y, self.sh
-        if s.key is not None:
+        if isinstance(s.key, ir.Keyed):
             slot = self.tmp("i")
             self.line(f"{slot} = {self.keyed_slot(s.key)}")
             self.line(f"st[{sh - Yl.gv} + {slot}] = 1")
         elif s.scope == "global":
             for row in s.rows:
                 self.line(f"st[{sh + row}] = 1")
-        else:
+        elif s.owner is not None:
             o = self.scalar(s.owner)
             self.line(f"if 0 <= {o} < {Yl.max_players}:")
             for row in s.rows:
@@ -192,8 +192,13 @@ class SearchEmitter(Emitter):
         self.guard()
 
     def stored(self, target: ir.X, slot: str) -> None:
-        row = target.index if isinstance(target, ir.Var) else target.base
-        if self.secrets.hidden(target.scope, row):
+        if isinstance(target, ir.Var):
+            scope, row = target.scope, target.index
+        elif isinstance(target, ir.Keyed):
+            scope, row = target.scope, target.base
+        else:
+            return
+        if self.secrets.hidden(scope, row):
             self.line(f"st[{self.sh - self.Y.gv} + {slot}] = 0")
 
     def decide(self, turn: ir.Turn, call_block) -> None:
