@@ -46,15 +46,15 @@ from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
  A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
-MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether others may not see it), for mcts's kept tree
 TIMED_NODES = 1 << 20  # nodes at most in the tree of an mcts search with a time budget (a full tree stops it)
 A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
 A_TOG = 41  # 1 at a `choose together` pick; 2 once a copy resumed there (its loop redraws the others' picks)
-A_RDR = 88  # the stream those picks are redrawn from (search_deal.py's `_deal` seeds it)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
 A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
 A_ARNG = 72  # per seat: the search agent's own random stream
+A_RDR = 88  # the stream a `choose together`'s redrawn picks come from (search_deal.py's `_deal` seeds it)
 A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
 FOLLOW_UP = 12
 A_PRE = 128
@@ -259,6 +259,12 @@ class SearchEmitter(Emitter):
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
 
     # -- the module ----------------------------------------------------------------------------------
+    def _unseen_action(self, a: ir.Action) -> bool:
+        """Whether another seat may not see this action chosen (it shows a card, or is `secret: true`): a kept
+        mcts tree does not follow it (agents/search.py's `_seen_by`)."""
+        return a.name in self.secrets.secret_actions or any(
+            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in a.params)
+
     def module(self) -> str:
         if self.heuristic is not None:
             try:
@@ -275,10 +281,8 @@ class SearchEmitter(Emitter):
         most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
         npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
                          for ph in self.g.phases for a in range(most)) or "0"
-        # per phase and action: whether another seat may not see the choice (it shows a card, or is `secret: true`)
-        ncard = ", ".join(str(int(a < len(ph.turn.actions) and (ph.turn.actions[a].name in self.secrets.secret_actions or any(
-            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params))))
-            for ph in self.g.phases for a in range(most)) or "0"
+        unseen_move = ", ".join(str(int(a < len(ph.turn.actions) and self._unseen_action(ph.turn.actions[a])))
+                                for ph in self.g.phases for a in range(most)) or "0"
         consts = "\n".join([
             f"AG = {self.AG}",
             f"WK = {self.WK}",
@@ -303,7 +307,7 @@ class SearchEmitter(Emitter):
             self.secrets.constants(),
             "REWARD_ONE = 1073741824.0",
             f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
-            f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            f"UNSEEN_MOVE = np.array([{unseen_move}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             "WINV = 1000000.0",
             f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
             f"HOME = np.array([{homes}], dtype=np.int64)",

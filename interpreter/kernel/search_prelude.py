@@ -98,13 +98,14 @@ def _okey(st, i):
 
 @njit(cache=True)
 def _log_move(st, i, who):
-    """A real game's decision, for mcts's kept tree: who chose, its key, and whether its option shows a card."""
+    """A real game's decision, for mcts's kept tree: who chose, its key, and whether another seat may not see it
+    (it shows a card, is a secret action or a sealed pick)."""
     k = st[AG + A_NMOV]
     b = MV + MP + (k % MOVES_KEPT) * 3
     st[b] = who
     st[b + 1] = _okey(st, i)
     if st[AG + A_SITE] == 0:
-        st[b + 2] = NCARD[st[AG + A_PH], st[WK + i * WKC]]
+        st[b + 2] = UNSEEN_MOVE[st[AG + A_PH], st[WK + i * WKC]]
     else:
         st[b + 2] = st[AG + A_SECRET]
     st[AG + A_NMOV] = k + 1
