@@ -131,7 +131,7 @@ def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: 
     side_names = [teams.name(k) for k in range(len(sides))] if sides else []
     names = measures(players, extra, side_names)
     alpha = (1 - level) / len(names)
-    identical = len(base) == len(other) and all(a == b for a, b in zip(base, other))
+    identical = all(a == b for a, b in zip(base, other))  # over the seeds both played (a prefix of the longer)
     diffs: dict[str, list[float]] = {m: [] for m in names}
     for a, b in zip(base, other):
         if a[0] == FINISHED and b[0] == FINISHED:
