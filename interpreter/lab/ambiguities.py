@@ -39,6 +39,7 @@ class Arm:
     gs: GameSpec
     results: list[tuple] = field(default_factory=list)
     hits: list[int] | None = None
+    pairing: paired.Pairing | None = None  # its differences from the default's games, kept between looks
 
 
 @dataclass(slots=True)
@@ -183,9 +184,12 @@ def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
 
 
 def judged(base: list[tuple], other: list[tuple], players: int, level: float, extra: list[str],
-           margins: Mapping[str, float], t_star: float | None, teams: Any = None) -> list[paired.Interval]:
-    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides)."""
-    ivs = paired.compare(base, other, players, level, extra, t_star, teams)
+           margins: Mapping[str, float], t_star: float | None, teams: Any = None,
+           pairing: paired.Pairing | None = None) -> list[paired.Interval]:
+    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides).
+    `pairing`: the differences kept from an earlier look at the same two lists (only new games are added)."""
+    pairing = pairing or paired.Pairing(players, extra, teams)
+    ivs = pairing.add(base, other).intervals(level, t_star)
     for iv in ivs:
         iv.judge(margins.get(S.margin_key(iv.measure), 0.0))
     return ivs
@@ -271,6 +275,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
             if interp == a.default:
                 continue
             arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True, agents=seats, **kw))
+            arm.pairing = paired.Pairing(players, spec.measures, spec.teams)
             arms.append(arm)
             wanted.append((name, interp, arm))
 
@@ -283,7 +288,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
 
     def intervals() -> list[list[paired.Interval]]:
         m = resolved()
-        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams, arm.pairing)
                 for _, _, arm in wanted]
 
     def undecided() -> set[int]:
@@ -307,7 +312,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams, arm.pairing)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
                         contradicts_text=interp in a.contradicts_text,
@@ -325,39 +330,3 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     return LabReport(path, players, seed, played, baseline_summary(base.results, players, spec.teams), results, level,
                      S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
                      time.perf_counter() - t0, engine, engine_note)
-
-
-@dataclass(slots=True)
-class Comparison:
-    label: str
-    summary: dict
-    intervals: list[paired.Interval]
-    verdict: str
-    games_to_decide: int | None = None
-
-
-def compare_arms(arms: list[Arm], players: int, games: int, seed: int, *, workers: int = 1,
-                 precision: float | None = None, max_games: int = 100_000, level: float = 0.95,
-                 progress: Callable[[int, int], None] | None = None,
-                 margins: Mapping[str, float] | None = None) -> tuple[int, list[Comparison]]:
-    """Whole variants side by side on paired seeds: each arm against the first.
-
-    `margins`: margin name -> margin in the measure's unit (default: the defaults of settings.py, resolved
-    against the first arm's means).
-    """
-    base = arms[0]
-
-    def resolved() -> dict[str, float]:
-        return dict(margins) if margins is not None else S.resolve(S.DEFAULTS, base_means(base.results, []))
-
-    def intervals() -> list[list[paired.Interval]]:
-        m = resolved()
-        return [judged(base.results, arm.results, players, level, [], m, None) for arm in arms[1:]]
-
-    played = run_arms(arms, players, seed, games, workers, precision, max_games, batch=max(100, games),
-                      progress=progress, compare_to=intervals, level=level)
-    out = [Comparison(base.label, baseline_summary(base.results, players), [], "baseline")]
-    for arm, iv in zip(arms[1:], intervals()):
-        verdict, need = paired.verdict(iv, True)
-        out.append(Comparison(arm.label, baseline_summary(arm.results, players), iv, verdict, need))
-    return played, out
