@@ -59,8 +59,9 @@ class Var(X):
 class Keyed(X):
     """`name[key]` of a keyed variable: slot `base + offset(key)`.
 
-    `keys` says how a key becomes an offset: ("range", lo, hi) for number keys lo..hi, ("cell",) for a
-    cell (its number is the offset), ("table", {interned text: offset}) for text keys."""
+    `keys` says how a key becomes an offset: ("range", lo, hi) for number keys lo..hi, ("cell", base) for
+    a cell (its number less `base`, its board's first cell's), ("table", {key: offset}) for texts (interned)
+    and numbers that are not one range."""
     scope: str
     base: int
     key: X
@@ -107,13 +108,23 @@ class CellPart(X):
 
 
 @dataclass(slots=True, eq=False)
+class CellName(X):
+    """A cell named in the rules (`a1`) whose number depends on the options: on a board numbered from the
+    bottom whose rows an option sets, `row` (as named, from the bottom) is counted from the last row."""
+    board: int
+    column: int  # 1-based, as named
+    row: int  # 1-based, as named
+
+
+@dataclass(slots=True, eq=False)
 class BoardRef(X):
     index: int
 
 
 @dataclass(slots=True, eq=False)
 class Builtin(X):
-    """A builtin of the language by name; `prop` is a PROP argument: ("prop", table) or ("pvar", slot)."""
+    """A builtin of the language by name; `prop` is a PROP argument (not in `args`): ("prop", table, its
+    name) or ("pvar", slot)."""
     name: str
     args: list[X]
     prop: tuple | None = None
@@ -145,7 +156,21 @@ class Concat(X):
     side can have and interns every joined text: `table` maps (left, right) to the joined text's number."""
     left: X
     right: X
-    table: dict[tuple[int, int], int]
+    table: dict[tuple[int, int], int] | None  # None: a side is not one of a known few texts
+
+
+@dataclass(slots=True, eq=False)
+class Template(X):
+    """A text with holes (`"{me} draws {c}"`): its parts, each an interned text (an int) or a `Hole`."""
+    parts: list
+
+
+@dataclass(slots=True, eq=False)
+class Hole:
+    """One hole of a `Template`: its value, and the hidden variables it reads (lang/hidden.py), each as
+    (scope, its rows, its owner or None), so narration can hide it from the seats that may not read them."""
+    value: X
+    secret: tuple = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -247,12 +272,14 @@ class Reveal(S):
     for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key)."""
     owner: X | None
     key: X | None
+    scope: str = "player"
+    rows: tuple = ()  # the variable's rows (every key of a keyed variable); () for one key (`key`)
 
 
 @dataclass(slots=True, eq=False)
 class Say(S):
     """Narration: the Python engine logs it; a kernel game is never logged."""
-    text: Any
+    text: Template
 
 
 @dataclass(slots=True, eq=False)
@@ -272,6 +299,7 @@ class ForEach(S):
 class Repeat(S):
     count: X
     body: list[S]
+    slot: int = -1  # the local that counts down the repetitions left
 
 
 @dataclass(slots=True, eq=False)
@@ -288,12 +316,15 @@ class Opt:
     slot: int | None
     coll: X | None
     body: list[S]
+    label: Template | None = None
+    at: Where | None = None
 
 
 @dataclass(slots=True, eq=False)
 class ChooseOption(S):
     by: X | None
     options: list[Opt]
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -301,6 +332,7 @@ class ChooseValue(S):
     slot: int
     source: X
     by: X | None
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -311,6 +343,7 @@ class ChooseSubset(S):
     source: X
     cond: X
     by: X | None
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -322,6 +355,7 @@ class ChooseTogether(S):
     source: X
     players: X
     body: list[S]
+    prompt: Template | None = None
 
 
 # ---- the game ----------------------------------------------------------------------------------------
@@ -381,8 +415,22 @@ class Board:
     max_columns: int  # the columns of the largest board: a cell is row * max_columns + column
     bottom: bool = False  # `origin: bottom`: rows are numbered from the bottom (cells stay in reading order)
     forward: tuple[int, ...] = ()  # each seat's forward direction (interned: a direction's number)
+    base: int = 0  # the number of its first cell: boards' cells are numbered one board after another
+    span: Any = None  # its declaration
     # Its size for given options is the spec's (lang/boards.py folds it): the backend receives it at run time.
     # A cell's number counts rows as the diagram is drawn, top row first, whatever the origin.
+
+
+@dataclass(slots=True, eq=False)
+class Trigger:
+    """`triggers:`: after a card moves into zone `zone` (shared, or each seat's when `per_player`), `block`
+    runs if `when` holds (None: always)."""
+    name: str
+    zone: int
+    per_player: bool
+    when: X | None
+    block: Block
+    span: Any = None
 
 
 @dataclass(slots=True, eq=False)
@@ -395,10 +443,13 @@ class Teams:
 
 @dataclass(slots=True, eq=False)
 class VarInfo:
-    """One slot of a scope: its start value (interned) and bounds (min, max, clamp)."""
+    """One slot of a scope: its start value (interned) and bounds (min, max, clamp); `start` is None for a
+    cell the options place (a `CellName`'s board and name are then in `cell`)."""
     name: str
-    start: int
+    start: int | None
     bounds: tuple
+    cell: CellName | None = None
+    span: Any = None  # its declaration
 
 
 @dataclass(slots=True)
@@ -431,4 +482,5 @@ class Game:
     skip_if: X | None = None  # `flow.skip_if`: a player it holds for (as `me`) is passed over
     measures: list[X] = field(default_factory=list)  # `measures:`, read when a game has finished
     teams: Teams | None = None  # `game.teams`: a side wins together (and team(), partner() ... read it)
+    triggers: list[Trigger] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
