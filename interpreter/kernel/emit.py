@@ -76,7 +76,7 @@ class Emitter:
         # Sums and counts of a whole zone by card values alone are kept up to date at every move (as the
         # engine keeps `sum(zone, prop)`): one lookup instead of a walk over the zone.
         self.kept_tables: list[tuple[int, ...]] = []
-        for node in _walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
+        for node in ir.walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
                            g.skip_if, g.measures]):
             table = _kept(node, g.n_cards)
             if table is not None and table not in self.kept_tables:
@@ -1404,21 +1404,6 @@ class Emitter:
         ]
         body = "\n\n".join(self.defs)
         return "\n".join(head + self.consts) + "\n" + _RUNTIME + "\n" + body + "\n" + _DRIVER
-
-
-def _walk(x: Any):
-    """Every IR node in `x` (nodes, lists, dicts, tuples), depth first."""
-    stack = [x]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
-        elif hasattr(n, "__dataclass_fields__"):
-            if isinstance(n, (ir.X, ir.S)):
-                yield n
-            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
 
 
 def _card_values(e: ir.X, slot: int, n_cards: int) -> tuple[int, ...] | None:

@@ -1,15 +1,17 @@
 """The intermediate form: one typed node per meaning, every name resolved to a number.
 
-Owns the node classes a lowered game is made of, and nothing else: no lowering (lowering.py), no
-running. Values are whole numbers at run time, whatever their type says: a player is a seat
-(0-based), a card its id, a zone its id (shared zones first, then each seat's zones), a text its
-number in `Game.strings`, a cell `row * columns + column` (0-based, with the columns of the
-largest board the options allow), a boolean 0 or 1; a list is a sequence of such numbers. Options
+Owns the node classes a lowered game is made of (and `walk`, over them), and nothing else: no
+lowering (lowering.py), no running. Values are whole numbers at run time, whatever their type
+says: a player is a seat (0-based), a card its id, a zone its id (shared zones first, then each
+seat's zones), a text its number in `Game.strings`, a cell its board's first cell's number plus
+`row * columns + column` (0-based, with the columns of the largest board the options allow), a
+boolean 0 or 1; a list is a sequence of such numbers. Options
 are numbered values the game receives when it starts (`Param`), as are ambiguity readings (the
 number of the interpretation), so one lowered game serves every variant.
 
 Every node keeps `at`, the `Code` it comes from and its span there, so a backend that cannot run a
-node names it at its file:line:col.
+node names it at its file:line:col. Both backends read it: the Python engine (compile/, which maps
+an interned text back to its string, and a cell number to its board's cell) and the kernel.
 """
 from __future__ import annotations
 
@@ -268,8 +270,9 @@ class TurnOrder(S):
 @dataclass(slots=True, eq=False)
 class Reveal(S):
     """`reveal x`: a hidden variable shown to every seat. Who may read what changes no rule, so a backend
-    whose players read no views only computes what naming the variable computes: its owner (`owner`) and,
-    for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key)."""
+    whose players read no views only computes what naming the variable computes: its owner (`owner`, for
+    a player's variable) and, for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which
+    checks the key; its owner is then `key.owner`)."""
     owner: X | None
     key: X | None
     scope: str = "player"
@@ -484,3 +487,19 @@ class Game:
     teams: Teams | None = None  # `game.teams`: a side wins together (and team(), partner() ... read it)
     triggers: list[Trigger] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+
+
+def walk(x: Any):
+    """Every expression and statement node in `x` (a node, or lists, tuples and dicts of them), depth first."""
+    stack = [x]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, (X, S)):
+                yield n
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
+

@@ -6,8 +6,10 @@ and readings as run-time parameters, the flow as data. It is total: every spec t
 lowers. What a backend does not run is that backend's to say (the kernel raises `Unsupported`,
 naming the construct and its file:line:col; the spec then runs on the Python engine).
 
-What it deliberately does not do: fold options or readings (they are run-time values here), or
-decide how a backend runs a node.
+What it deliberately does not do: fold options or readings (they are run-time values here; the
+Python engine's compiler folds them for its variant), or decide how a backend runs a node. Both
+backends read what it makes: the kernel a whole `ir.Game` (`lower`), the Python engine's compiler
+each block and expression as it generates it (`lowered`, `lowered_stmts`).
 """
 from __future__ import annotations
 
@@ -167,6 +169,11 @@ class Lowerer:
         self.code = code
         return self.expr(e)
 
+    def lowered_stmts(self, code: Code | None, body: list) -> list[ir.S]:
+        """Statements of `code` (a block, or a part of one)."""
+        self.code = code
+        return self.stmts(body)
+
     def cond(self, code: Code | None) -> ir.X | None:
         if code is None or code.ast is None:
             return None
@@ -214,8 +221,7 @@ class Lowerer:
             return ir.Say(at, self.template(s.text))
         if isinstance(s, N.Reveal):
             key = self.expr(s.target) if not s.rows else None  # one key of a keyed variable
-            return ir.Reveal(at, self.expr(s.owner) if s.owner is not None and key is None else None, key,
-                             s.scope, tuple(s.rows))
+            return ir.Reveal(at, self.opt(s.owner), key, s.scope, tuple(s.rows))
         if isinstance(s, N.If):
             return ir.If(at, [(self.expr(c), self.stmts(b)) for c, b in s.branches],
                          self.stmts(s.orelse) if s.orelse is not None else None)
