@@ -228,3 +228,28 @@ def test_kernel_seeds_are_the_runners(master):
     from interpreter.kernel.run import game_seeds
     assert game_seeds(master, 0, 500) == [game_seed(master, i) for i in range(500)]
     assert game_seeds(master, 10 ** 9, 10 ** 9 + 20) == [game_seed(master, i) for i in range(10 ** 9, 10 ** 9 + 20)]
+
+
+TWO_BOARDS = """
+game: {name: Two, players: {min: 2, max: 2}}
+boards:
+  grid: {rows: 3, columns: 3}
+  side: {rows: 2, columns: 2}
+state: {global: {piece: {type: int, cells: side}, at: {type: cell, board: side, start: b2}}}
+flow: {first: seat(1), turn: {actions: [go]}}
+actions: {go: {label: go, do: "piece[at] = 1\\nend turn"}}
+end: {when: "piece[at] == 1", winners: players}
+"""
+
+
+def test_lowering_is_total_and_the_kernel_names_what_it_does_not_run(tmp_path):
+    path = write(tmp_path, TWO_BOARDS)
+    game = load_game(path)
+    g = lower(game.spec)  # every board, its cells numbered after the previous board's
+    assert [(b.name, b.base) for b in g.boards] == [("grid", 0), ("side", 9)]
+    assert g.gvars[-1].start == 9 + 1 * 2 + 1  # b2 of side: its second row, second column
+    line = next(i for i, ln in enumerate(open(path, encoding="utf-8").read().splitlines(), 1) if "side:" in ln)
+    reason = why_not(game.spec)
+    assert reason is not None and reason.startswith(f"{path}:{line}:3: ") and "more than one board" in reason, reason
+    st = play(game, 2, 0)  # the Python engine runs it
+    assert st.status.name == "FINISHED", st.reason
