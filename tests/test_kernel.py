@@ -25,7 +25,8 @@ from interpreter.kernel.layout import STATUS_NAMES
 from interpreter.kernel.replay import replay
 from interpreter.kernel.run import _measured, kernel_for
 from interpreter.lab.runner import play
-from interpreter.lower.lowering import Unsupported, lower
+from interpreter.kernel.unsupported import Unsupported
+from interpreter.lower.lowering import lower
 from interpreter.runtime.pipeline import load_game
 from interpreter.runtime.seeds import game_seed
 

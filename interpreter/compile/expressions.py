@@ -232,7 +232,8 @@ class ExprGen:
             return None  # nothing generated yet: the general form generates its argument once
         if name == "empty":
             return f"(not {self.coll(a[0])})"
-        if name == "sum" and prop is not None and a[0].ty is T.ZONE and prop[0] == "prop" and prop[2] in self.comp.summed:
+        if name == "sum" and prop is not None and a[0].ty is T.ZONE and prop[0] == "prop" \
+                and prop[2] in self.comp.summed:
             return f"st.zsum[{int(self.comp.summed[prop[2]])}][{self.expr(a[0])}]"  # kept up to date by moves
         if name in ("sum", "highest", "lowest"):
             fn, tail = {"sum": ("sum", ""), "highest": ("max", ", default=0"), "lowest": ("min", ", default=0")}[name]
@@ -314,7 +315,8 @@ class ExprGen:
     def x_LetIn(self, x: ir.LetIn) -> str:
         v = self.fresh("v")
         value = self.expr(x.value)
-        return f"(lambda {v}: {self.bound(x.slot, x.body, v)})({value})"  # not `:=`, which a comprehension's iterable refuses
+        # a lambda, not `:=`, which a comprehension's iterable refuses
+        return f"(lambda {v}: {self.bound(x.slot, x.body, v)})({value})"
 
     def x_Unary(self, x: ir.Unary) -> str:
         inner = self.expr(x.operand)

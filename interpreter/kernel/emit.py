@@ -24,8 +24,8 @@ from ..lang.kinds import ELEMENT, T
 from ..lang.limits import MAX_OPTIONS, WORK_PER_STEP
 from ..lang.model import self_calling
 from ..lower import ir
-from ..lower.lowering import Unsupported
 from . import layout as Y
+from .unsupported import Unsupported
 from .prelude import DRIVER as _DRIVER, RUNTIME as _RUNTIME
 
 _LISTS = (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS)

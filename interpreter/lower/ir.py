@@ -5,9 +5,9 @@ lowering (lowering.py), no running. Values are whole numbers at run time, whatev
 says: a player is a seat (0-based), a card its id, a zone its id (shared zones first, then each
 seat's zones), a text its number in `Game.strings`, a cell its board's first cell's number plus
 `row * columns + column` (0-based, with the columns of the largest board the options allow), a
-boolean 0 or 1; a list is a sequence of such numbers. Options
-are numbered values the game receives when it starts (`Param`), as are ambiguity readings (the
-number of the interpretation), so one lowered game serves every variant.
+boolean 0 or 1; a list is a sequence of such numbers. Options are numbered values the game receives
+when it starts (`Param`), as are ambiguity readings (the number of the interpretation), so one
+lowered game serves every variant.
 
 Every node keeps `at`, the `Code` it comes from and its span there, so a backend that cannot run a
 node names it at its file:line:col. Both backends read it: the Python engine (compile/, which maps
@@ -415,7 +415,7 @@ class Phase:
 class Board:
     name: str
     max_rows: int
-    max_columns: int  # the columns of the largest board: a cell is row * max_columns + column
+    max_columns: int  # the columns of the largest board: a cell is base + row * max_columns + column
     bottom: bool = False  # `origin: bottom`: rows are numbered from the bottom (cells stay in reading order)
     forward: tuple[int, ...] = ()  # each seat's forward direction (interned: a direction's number)
     base: int = 0  # the number of its first cell: boards' cells are numbered one board after another
@@ -502,4 +502,3 @@ def walk(x: Any):
             if isinstance(n, (X, S)):
                 yield n
             stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
-

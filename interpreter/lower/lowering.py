@@ -3,8 +3,9 @@
 Owns the resolution of every checker reference into a typed IR node (ir.py): variable and zone
 slots, interned texts, card-property tables, keyed variables' key maps, cells as numbers, options
 and readings as run-time parameters, the flow as data. It is total: every spec the checker accepts
-lowers. What a backend does not run is that backend's to say (the kernel raises `Unsupported`,
-naming the construct and its file:line:col; the spec then runs on the Python engine).
+lowers. What a backend does not run is that backend's to say (the kernel raises
+`kernel.unsupported.Unsupported`, naming the construct and its file:line:col; the spec then runs
+on the Python engine).
 
 What it deliberately does not do: fold options or readings (they are run-time values here; the
 Python engine's compiler folds them for its variant), or decide how a backend runs a node. Both
@@ -19,19 +20,6 @@ from ..lang import boards as B, hidden, nodes as N
 from ..lang.kinds import T
 from ..lang.model import Code, Spec
 from . import ir
-
-
-class Unsupported(Exception):
-    """A construct of the intermediate form a backend reading it (the kernel) does not run yet."""
-
-    def __init__(self, construct: str, at: ir.Where | None = None, span: Any = None):
-        self.construct = construct
-        if span is None and at is not None and at[0] is not None:
-            code, pos = at
-            span = code.text.locate(*pos) if pos else code.span
-        self.span = span
-        where = f"{span.path}:{span.line}:{span.col}: " if span is not None else ""
-        super().__init__(f"{where}{construct}")
 
 
 _SCOPES = {"gvar": "global", "pvar": "player", "tvar": "turn"}
@@ -54,7 +42,7 @@ class Lowerer:
             self.intern(d)
         self.boards, base = [], 0
         for b in spec.boards.values():  # each board's cells numbered after the previous board's
-            rows, columns = B.largest(b.rows, spec.options, spec.constants), B.largest(b.columns, spec.options, spec.constants)
+            rows, columns = (B.largest(side, spec.options, spec.constants) for side in (b.rows, b.columns))
             self.boards.append(ir.Board(b.name, rows, columns, b.origin == "bottom",
                                         tuple(self.intern(d) for d in b.forward), base, b.span))
             base += rows * columns
@@ -121,8 +109,9 @@ class Lowerer:
 
     def _trigger(self, t) -> ir.Trigger:
         z = self.spec.zones[t.zone]
+        name = f"trigger {t.name}"
         return ir.Trigger(t.name, z.index, z.owner == "player", self.cond(t.when),
-                          self.block(f"trigger {t.name}", t.do) or ir.Block([], t.do.n_locals, f"trigger {t.name}"), t.span)
+                          self.block(name, t.do) or ir.Block([], t.do.n_locals, name), t.span)
 
     def _teams(self) -> ir.Teams | None:
         t = self.spec.teams
