@@ -145,4 +145,4 @@ def generated_source(game, expressions: list[str], shortcuts: bool = True) -> di
     from interpreter.compile.compiler import Compiler
     comp = Compiler(game.spec, game.options, game.readings)
     gen = comp.gen if shortcuts else PyGen(comp, shortcuts=False)
-    return {text: gen.expr(game.spec.functions[f"f{i}"].value.ast) for i, text in enumerate(expressions)}
+    return {text: gen.expr(comp.lowered_function(f"f{i}").value) for i, text in enumerate(expressions)}

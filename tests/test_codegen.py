@@ -253,3 +253,22 @@ def test_the_generated_source_is_the_same_in_every_run(spec, tmp_path):
                            check=True).stdout for _ in range(2)]
     assert "_Keys" not in runs[0] and "K0" in runs[0]
     assert runs[0] == runs[1]
+
+
+def test_the_generator_runs_every_node_of_the_intermediate_form():
+    """The Python generator reads lower/ir.py, as the kernel does: a method for every kind of node (a
+    `choose` always pauses, so it is a program's part, `p_`), and statements and flow never read the tree."""
+    import ast
+    import pathlib
+
+    from interpreter.compile.codegen import PyGen
+    from interpreter.lower import ir
+    exprs = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.X) and c is not ir.X]
+    stmts = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.S) and c is not ir.S]
+    assert len(exprs) > 20 and len(stmts) > 15
+    assert [c.__name__ for c in exprs if not hasattr(PyGen, "x_" + c.__name__)] == []
+    assert [c.__name__ for c in stmts if not (hasattr(PyGen, "s_" + c.__name__) or hasattr(PyGen, "p_" + c.__name__))] == []
+    for part in ("statements", "flow"):
+        source = pathlib.Path(__file__).parent.parent / "interpreter" / "compile" / f"{part}.py"
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        assert "nodes" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}

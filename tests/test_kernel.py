@@ -20,11 +20,13 @@ from click.testing import CliRunner
 
 from interpreter.cli.commands import cli
 from interpreter.kernel import why_not
+from interpreter.kernel import emit
 from interpreter.kernel.layout import STATUS_NAMES
 from interpreter.kernel.replay import replay
 from interpreter.kernel.run import _measured, kernel_for
 from interpreter.lab.runner import play
-from interpreter.lower.lowering import Unsupported, lower
+from interpreter.kernel.unsupported import Unsupported
+from interpreter.lower.lowering import lower
 from interpreter.runtime.pipeline import load_game
 from interpreter.runtime.seeds import game_seed
 
@@ -153,8 +155,10 @@ TRIGGERS = "tests/fuzz_corpus/trigger_ping_pong.yaml"  # triggers are not on the
 
 def test_a_construct_not_on_the_kernel_is_named_with_its_position():
     game = load_game(TRIGGERS)
+    g = lower(game.spec)  # lowering expresses everything the checker accepts: the kernel names what it lacks
+    assert [t.name for t in g.triggers] == list(game.spec.triggers)
     with pytest.raises(Unsupported) as exc:
-        lower(game.spec)
+        emit.Emitter(g).module()
     assert str(exc.value).startswith(f"{TRIGGERS}:81:3: ") and "triggers" in str(exc.value)
     assert why_not(game.spec) == str(exc.value)
     assert why_not(load_game("games/stun.yaml").spec, {0: "greedy", 1: "cautious"}) is None  # search agents run on the kernel
@@ -225,3 +229,28 @@ def test_kernel_seeds_are_the_runners(master):
     from interpreter.kernel.run import game_seeds
     assert game_seeds(master, 0, 500) == [game_seed(master, i) for i in range(500)]
     assert game_seeds(master, 10 ** 9, 10 ** 9 + 20) == [game_seed(master, i) for i in range(10 ** 9, 10 ** 9 + 20)]
+
+
+TWO_BOARDS = """
+game: {name: Two, players: {min: 2, max: 2}}
+boards:
+  grid: {rows: 3, columns: 3}
+  side: {rows: 2, columns: 2}
+state: {global: {piece: {type: int, cells: side}, at: {type: cell, board: side, start: b2}}}
+flow: {first: seat(1), turn: {actions: [go]}}
+actions: {go: {label: go, do: "piece[at] = 1\\nend turn"}}
+end: {when: "piece[at] == 1", winners: players}
+"""
+
+
+def test_lowering_is_total_and_the_kernel_names_what_it_does_not_run(tmp_path):
+    path = write(tmp_path, TWO_BOARDS)
+    game = load_game(path)
+    g = lower(game.spec)  # every board, its cells numbered after the previous board's
+    assert [(b.name, b.base) for b in g.boards] == [("grid", 0), ("side", 9)]
+    assert g.gvars[-1].start == 9 + 1 * 2 + 1  # b2 of side: its second row, second column
+    line = next(i for i, ln in enumerate(open(path, encoding="utf-8").read().splitlines(), 1) if "side:" in ln)
+    reason = why_not(game.spec)
+    assert reason is not None and reason.startswith(f"{path}:{line}:3: ") and "more than one board" in reason, reason
+    st = play(game, 2, 0)  # the Python engine runs it
+    assert st.status.name == "FINISHED", st.reason

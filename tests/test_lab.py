@@ -7,8 +7,7 @@ from click.testing import CliRunner
 
 from interpreter.lab import paired
 from interpreter.cli.commands import cli
-from interpreter.lab.ambiguities import Arm, ambiguity_lab, compare_arms
-from interpreter.lab.runner import GameSpec
+from interpreter.lab.ambiguities import ambiguity_lab
 
 RACE = "tests/specs/race.yaml"
 
@@ -54,22 +53,6 @@ def test_lab_verdicts_material_undecided_unreachable():
     assert next(a for a in rep.ambiguities if a.name == "shuffle_twice").games_to_decide > 300
     assert rep.ambiguities[0].name == "first_bonus"  # sorted by impact: the material one first
     assert rep.games == 300
-
-
-def test_spec_compared_with_itself_is_immaterial():
-    arms = [Arm("a", GameSpec(RACE)), Arm("b", GameSpec(RACE))]
-    played, rows = compare_arms(arms, 2, 200, seed=5)
-    assert played == 200
-    assert rows[1].verdict == "immaterial"
-    assert all(i.mean == 0 and i.half == 0 for i in rows[1].intervals)
-
-
-def test_variant_that_changes_the_outcome_is_material():
-    arms = [Arm("to 5", GameSpec(RACE)), Arm("to 8", GameSpec(RACE, options={"target": 8}))]
-    _, rows = compare_arms(arms, 2, 200, seed=5)
-    assert rows[1].verdict == "material"
-    turns = {i.measure: i for i in rows[1].intervals}["turns"]
-    assert turns.lo > 0
 
 
 def test_false_material_rate_of_a_no_op_within_the_level():

@@ -86,6 +86,21 @@ def test_play_until_decided_stops_when_every_reading_is_decided():
                                                            "inside": "immaterial"}
 
 
+def test_play_until_decided_stops_each_reading_once_it_is_decided():
+    """A reading decided early stops there; the undecided one (and the default) go on to the cap, and the
+    settled one is judged on the default's first games, the seeds it played."""
+    rep = ambiguity_lab(PROOF, 2, 200, seed=4, until_decided=True, batch=200, max_games=2000,
+                        only=["inside", "deal"])
+    _, inside = _verdict(rep, "inside")
+    _, deal = _verdict(rep, "deal")
+    assert inside.verdict == "immaterial" and deal.verdict == "undecided"
+    early, late = inside.readings[0], deal.readings[0]
+    assert late.games == rep.games == 2000
+    assert 200 <= early.games < 2000
+    assert {iv.n for iv in early.intervals if iv.measure.startswith("win")} == {early.games}
+    assert json.loads(json.dumps(rep.as_dict()))["ambiguities"][0]["interpretations"][0]["games"] in (early.games, late.games)
+
+
 def test_play_until_decided_stops_at_the_cap_and_says_undecided():
     rep = ambiguity_lab(PROOF, 2, 20, seed=5, until_decided=True, batch=20, max_games=60, only=["deal"])
     assert rep.games == 60 and not rep.decided

@@ -146,8 +146,8 @@ def _games_to_decide(r) -> str:
 
 def _lab_table(rep, title: str) -> Table:
     t = Table(title_justify="left", title=title)
-    for col in ("ambiguity", "interpretation", "verdict", "games to decide", "turns", "largest win-share change",
-                "stalled", "margin"):
+    for col in ("ambiguity", "interpretation", "verdict", "games", "games to decide", "turns",
+                "largest win-share change", "stalled", "margin"):
         t.add_column(col)
     for a in rep.ambiguities:
         for k, r in enumerate(a.readings):
@@ -157,7 +157,7 @@ def _lab_table(rep, title: str) -> Table:
             shown = r.verdict != "unreachable"
             t.add_row(a.name if k == 0 else "", r.interpretation + (" (contradicts the text)" if r.contradicts_text else ""),
                       f"[{style}]{r.verdict}[/{style}]" + (" (identical games)" if r.identical and shown else ""),
-                      _games_to_decide(r),
+                      f"{r.games:,}" if shown else "-", _games_to_decide(r),
                       _fmt_iv(iv["turns"]) if shown else "-",
                       f"{win.measure[4:]} {_fmt_iv(win, True)}" if win and shown else "-",
                       _fmt_iv(iv["stalled"], True) if shown else "-",
@@ -179,7 +179,11 @@ def _print_lab(rep, spec_name: str, players: int, seed: int) -> None:
     b = rep.baseline
     how = {"sequential": f"played until decided (cap {rep.max_games or 0:,}; anytime-valid intervals)",
            "precision": "ran until the intervals were narrow enough", "fixed": "fixed number of games"}[rep.mode]
-    out.print(f"{spec_name}: {rep.games:,} games per interpretation, {players} players, seed {seed}, players: "
+    counts = sorted({r.games for a in rep.ambiguities for r in a.readings if r.verdict != "unreachable"})
+    per = (f"{rep.games:,} games per interpretation" if len(counts) < 2 or rep.mode != "sequential" else
+           f"{rep.games:,} games under the default, each interpretation until decided "
+           f"({counts[0]:,} to {counts[-1]:,})")
+    out.print(f"{spec_name}: {per}, {players} players, seed {seed}, players: "
               f"{rep.policy}; {how}; {rep.seconds:.1f} s", markup=False)
     out.print(f"default readings: {b['finished']} finished, {b['stalled']} stalled, {b['errors']} errors, "
               f"{b['turns_mean']} turns on average", markup=False)

@@ -1,20 +1,27 @@
-"""Python source generated from the checked syntax tree: the one meaning of every construct.
+"""Python source generated from the intermediate form (lower/ir.py): how the Python engine runs each node.
 
 Owns `PyGen`, the code generator: its constants table and names, compiling
 generated definitions into one namespace, and the functions the rest of
 the interpreter evaluates rule text with (`expression`, `collection`,
 `condition`: a condition, a measure, an example's expectation, a heuristic).
-Its parts, one module each: expressions.py (expressions), statements.py
-(statements without decisions), flow.py (programs that hold decisions, and
-the game's turn cycle); support.py holds what the generated code calls as it
-runs, lang/builtins.py each builtin's `run` function. Only the compiler's
-own text goes into the generated source: slots become `L[3]`, variables
-`st.gvars[0]`, and every literal from the spec (texts, card-property tables,
-option values) and every object the engine hands in is passed in a
-constants table `K` and referred to by index, so no spec text is ever pasted
-into code. The generator handles every construct: there is no other
-implementation in this stage to fall back to (the kernel, interpreter/kernel,
-is a separate backend, checked against this one by replaying its games).
+It reads the lowered form, the one the kernel (interpreter/kernel) reads
+too: lowering resolved every name once (variable slots, zones, card
+properties, keyed variables, cells, options and readings), so the generator
+only decides how to run each node. What it is handed from the checked tree
+(a condition, a block, a part of a condition from the lab) it lowers first
+(`ir_of`; the compiler's `lowered_block`). Its parts, one module each:
+expressions.py (expressions), statements.py (statements without
+decisions), flow.py (programs that hold decisions, and the game's turn
+cycle); support.py holds what the generated code calls as it runs,
+lang/builtins.py each builtin's `run` function. Only the compiler's own
+text goes into the generated source: slots become `L[3]`, variables
+`st.gvars[0]`, and every literal (texts, which the lowered form holds as
+numbers of its `strings`, card-property tables, option values) and every
+object the engine hands in is passed in a constants table `K` and referred
+to by index, so no spec text is ever pasted into code. The generator
+handles every node: lowering is total, so it never meets a construct it
+cannot run (the kernel, a separate backend, names what it does not run and
+is checked against this one by replaying its games).
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ from typing import Any, Callable
 from ..lang import boards, nodes as N
 from ..lang.kinds import T
 from ..lang.builtins import BUILTINS, RuleError, divide, join, modulo, multiply
+from ..lower import ir
 from ..spec.diagnostics import Diagnostic, SpecError
 from .support import (EndGame, EndTurn, _SAFE_BUILTINS, _at, _best_of, _each, _fail, _fit, _mark, _seen, _subsets,
                       _work)
@@ -65,13 +73,14 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         self.codes: list[Any] = []  # the Code being compiled, for positions
         self._guards: list[str] = []  # open branches that depend on a reading or an option
         self._func_fns: dict[str, str] = {}
+        self._lowered: dict[int, tuple] = {}  # id of a checked-tree expression -> (it, its lowered form)
         self._key_tables: dict[tuple, str] = {}  # (a keyed variable's scope, its name) -> constant
         self.together: list = []  # the simultaneous choices of the program being compiled (`Together`)
         self._resumable = False  # emitting the body of a resumable program `R_(st, fr)`
         # Locate mode (replaying a game that failed, to name the rule text): before each statement and
         # condition, `POS[0]` records which one runs. Never on in normal play, so the hot path is unchanged.
         self.locate = getattr(comp, "locate", False)
-        self.marks: list[tuple[Any, N.Node]] = []  # (Code, node) per mark
+        self.marks: list[tuple[Any, Any]] = []  # (Code, node of its tree or lowered statement) per mark
         self.POS: list[int | None] = [None]
         if self.locate:  # only then: normal play's namespace is exactly as before
             self.ns["POS"] = self.POS
@@ -106,7 +115,7 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         return f"L[{slot}]"
 
     # -- coverage -------------------------------------------------------------------
-    def hit(self, kind: str, what: str, node: N.Node | None) -> list[str]:
+    def hit(self, kind: str, what: str, node: Any) -> list[str]:
         """A counter line for one coverage point (nothing when not measuring).
 
         A branch whose condition reads an ambiguity or an option is recorded
@@ -116,20 +125,21 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         if not self.coverage:
             return []
         if kind == "branch" and node is not None:
-            conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
-            refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
-            kind = "branch:reading" if "reading" in refs else "branch:option" if "option" in refs else kind
+            tag = self.param_tag(node)
+            kind = f"branch:{tag}" if tag else kind
         elif self._guards and kind != "reading":
             kind = f"{kind}:{self._guards[-1]}"  # inside a branch that only some readings take
         code = self.codes[-1] if self.codes else None
-        span = code.text.locate(*node.pos) if code is not None and node is not None else (
+        pos = None if node is None else node.at[1]
+        span = code.text.locate(*pos) if code is not None and pos is not None else (
             code.span if code is not None else None)
         self.points.append((kind, what, span))
         self.COV.append(0)
         return [f"COV[{len(self.COV) - 1}] += 1"]
 
-    def mark(self, node: N.Node) -> list[str]:
-        """Locate mode: a line recording that `node` of the rule text being compiled runs now."""
+    def mark(self, node: N.Node | ir.S) -> list[str]:
+        """Locate mode: a line recording that `node` (of the rule text being compiled, or a lowered statement
+        of it: runtime/faults.py finds its rule text by its place) runs now."""
         code = self.codes[-1] if self.codes else None
         if not self.locate or code is None:
             return []
@@ -139,11 +149,11 @@ class PyGen(FlowGen, ExprGen, StmtGen):
     # -- user functions and procedures ----------------------------------------------
     def function(self, name: str) -> str:
         """A spec function as a plain function `F(st, a0, a1...)` of its arguments."""
-        f = self.comp.spec.functions[name]
+        f = self.comp.lowered_function(name)
         params = [f"a{i}" for i in range(len(f.params))]
 
         def write(fname: str) -> tuple[str, Any]:
-            body = self.expr(f.value.ast)
+            body = self.expr(f.value)
             return f"def {fname}(st{''.join(', ' + p for p in params)}):\n    L = None\n    return {body}\n", None
         return self._routine(self._func_fns, name, "F_", dict(enumerate(params)), write)
 
@@ -154,7 +164,7 @@ class PyGen(FlowGen, ExprGen, StmtGen):
         def write(fname: str) -> tuple[str, Any]:
             resumable, self._resumable = self._resumable, False
             self.codes.append(pr.do)
-            body = self.block(pr.do.ast or [], 1)
+            body = self.block(self.comp.lowered_block(pr.do), 1)
             self.codes.pop()
             self._resumable = resumable
             return f"def {fname}(st, L):\n{body}", pr.do
@@ -190,16 +200,16 @@ class PyGen(FlowGen, ExprGen, StmtGen):
                 hint="move inner loops or long expressions into procedures or functions")]) from None
         return self.ns[name]
 
-    def expression(self, e: N.Expr, as_list: bool = False) -> Callable:
-        """An expression as a function `f(st, L)` of its own: every local it reads is read from `L`.
-        With `as_list`, a zone's value is its list of cards (`collection`)."""
+    def expression(self, e: N.Expr | ir.X, as_list: bool = False) -> Callable:
+        """An expression (of the checked tree, or lowered) as a function `f(st, L)` of its own: every local
+        it reads is read from `L`. With `as_list`, a zone's value is its list of cards (`collection`)."""
         name = self.fresh("E_")
         saved, self.local_names = self.local_names, [{}]
         try:
             if self.locate and self.codes and self.codes[-1] is not None and self.codes[-1].ast is e:
                 src = self._marked(e)
             else:
-                src = self.expr(e)
+                src = self.expr(self.ir_of(e))
             if as_list and e.ty is T.ZONE:
                 src = f"st.zones[{src}]"
             return self.define(name, f"def {name}(st, L):\n    return {src}\n")
@@ -222,9 +232,11 @@ class PyGen(FlowGen, ExprGen, StmtGen):
             self.codes.pop()
 
     def _marked(self, e: N.Expr) -> str:
-        """Locate mode: an expression that records where it is before it is evaluated."""
+        """Locate mode: an expression (of the checked tree: the rule text a fault names) that records where it
+        is before it is evaluated."""
         m = self.mark(e)
-        return f"(_m(POS, {m[0][9:]}) or ({self.expr(e)}))" if m else self.expr(e)
+        x = self.ir_of(e)
+        return f"(_m(POS, {m[0][9:]}) or ({self.expr(x)}))" if m else self.expr(x)
 
     def source(self) -> str:
         return "\n".join(self.defs)

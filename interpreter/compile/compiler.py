@@ -1,16 +1,18 @@
 """Compile: what drives compiling a checked spec into the functions the engine runs.
 
-Owns the `Compiler`: the tables generated code reads (card properties by
-id, card types, kept zone sums, boards, keyed variables' slots), constant
-folding (`const`: options and ambiguity readings are fixed for a compiled
-game, so `option.x` and `reading.x == "y"` fold and untaken branches are
-never emitted), which procedures can pause or call themselves, and filling
-each `Program` with the code generator's functions (codegen.PyGen). What
-each construct means is said once, by the generator: an expression, a
-condition or a measure outside a program is `gen.expression(e)` /
-`gen.condition(code)`, a function `f(state, locals)` of generated source. No
-spec text is ever evaluated: the generated source is built from the checked
-tree and these tables.
+Owns the `Compiler`: the lowered form the generator reads (its `Lowerer`,
+lower/lowering.py: each block and function lowered once), the tables
+generated code reads (card properties by id, card types, kept zone sums,
+boards, keyed variables' slots by key), constant folding (`const`, on the
+lowered form: options and ambiguity readings are fixed for a compiled game,
+so `option.x` and `reading.x == "y"` fold and untaken branches are never
+emitted), which procedures can pause or call themselves, and filling each
+`Program` with the code generator's functions (codegen.PyGen). How each
+node runs on the Python engine is said once, by the generator: an
+expression, a condition or a measure outside a program is
+`gen.expression(e)` / `gen.condition(code)`, a function `f(state, locals)`
+of generated source. No spec text is ever evaluated: the generated source
+is built from the lowered form and these tables.
 
 `Program`, the shape of a compiled expression (`Fn`) and the kinds of
 pending decision (ACTION, VALUE, OPTION, SUBSET) are program.py's: the
@@ -22,10 +24,13 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..lang import boards, nodes as N
+from ..lang import boards
 from ..lang.kinds import T
+from ..lang.check_expressions import PARAM_TYPES
+from ..lower import ir
+from ..lower.lowering import Lowerer
 from .codegen import PyGen
-from .support import _NOCONST, MAX_SUBSET_SOURCE  # noqa: F401  (the kernel reads MAX_SUBSET_SOURCE here)
+from .support import _NOCONST, _NO_READING, MAX_SUBSET_SOURCE  # noqa: F401  (the kernel reads MAX_SUBSET_SOURCE here)
 from ..lang.model import Code, Spec, codes, self_calling
 from .program import Program
 from .program import ACTION, OPTION, SUBSET, VALUE  # noqa: F401  (imported from here before the split)
@@ -35,15 +40,15 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">=": operator.ge}
 
 
-def summed_props(spec: Spec, props: dict[str, tuple]) -> tuple[str, ...]:
-    """Number properties some rule sums over a whole zone (`sum(me.held, points)`), in a fixed order.
+def summed_props(rules: list, props: dict[str, tuple]) -> tuple[str, ...]:
+    """Number properties some rule (of the lowered `rules`) sums over a whole zone (`sum(me.held, points)`),
+    in a fixed order.
 
     The state keeps those sums per zone up to date at every move, so such a
     sum costs one lookup however many cards the zone holds. The list depends
     on the spec alone, so every compiler of one spec agrees on it."""
-    found = {n.args[1].ref[1] for code in codes(spec) if code.ast is not None for n in N.walk(code.ast)
-             if isinstance(n, N.Call) and n.ref == ("builtin", "sum") and len(n.args) == 2
-             and n.args[0].ty is T.ZONE and n.args[1].ref and n.args[1].ref[0] == "prop"}
+    found = {n.prop[2] for n in ir.walk(rules) if isinstance(n, ir.Builtin) and n.name == "sum"
+             and n.prop is not None and n.prop[0] == "prop" and n.args[0].ty is T.ZONE}
     return tuple(sorted(p for p in found if p in props and all(type(v) in (int, bool) for v in props[p])))
 
 
@@ -63,15 +68,19 @@ class Compiler:
             self.card_type.extend([ct.name] * ct.ids)  # every card some player count puts in play
         for p in {k for ct in spec.cards.values() for k in ct.props}:
             self.props[p] = tuple(spec.cards[t].props[p] for t in self.card_type)
-        self.summed = {p: j for j, p in enumerate(summed_props(spec, self.props))}  # prop -> State.zsum row
+        # The intermediate form the generator reads: every piece of rule text lowered once (`lowered`).
+        self.lowerer = Lowerer(spec)
+        self._lowered: dict[int, tuple] = {}  # id of a Code -> (it, its lowered form)
+        self._functions: dict[str, ir.Function] = {}
+        rules = [self.lowered(code) for code in codes(spec) if code.ast is not None]
+        self.summed = {p: j for j, p in enumerate(summed_props(rules, self.props))}  # prop -> State.zsum row
         self.procs: dict[str, Program] = {n: Program(f"procedure {n}", p.do) for n, p in spec.procedures.items()}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
         self.boards = boards.boards_for(spec, options)  # each board's cells, sized for these options
         self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
         # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
         # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
-        self.turn_order = spec.skip_if is not None or any(
-            isinstance(n, N.TurnOrder) for code in codes(spec) if code.ast is not None for n in N.walk(code.ast))
+        self.turn_order = spec.skip_if is not None or any(isinstance(n, ir.TurnOrder) for n in ir.walk(rules))
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
         self.recursive = self._recursive_procedures()
@@ -94,52 +103,104 @@ class Compiler:
 
     def fill(self, prog: Program, code: Code) -> None:
         prog.n_locals = code.n_locals
-        prog.fn = self.gen.program(prog.name, code.ast or [], code)
+        body = self.lowered_block(code)
+        prog.fn = self.gen.program(prog.name, body, code)
         prog.together = self.gen.together[:]  # the simultaneous choices the program just compiled holds
-        if not self.coverage and not any(self.can_pause(s) for s in code.ast or []):
-            prog.plain = self.gen.plain(prog.name, code.ast or [], code)
+        if not self.coverage and not any(self.can_pause(s) for s in body):
+            prog.plain = self.gen.plain(prog.name, body, code)
 
     # -- constants -------------------------------------------------------------
-    def const(self, e: N.Expr) -> Any:
-        if isinstance(e, (N.Int, N.Str, N.Bool)):
-            return e.value
-        if isinstance(e, N.Name) and e.ref is not None and e.ref[0] == "const" and \
-                not isinstance(self.spec.constants[e.ref[1]], list):
-            return self.spec.constants[e.ref[1]]
-        if isinstance(e, N.Attr) and e.ref is not None:
-            if e.ref[0] == "option":
-                return self.options[e.name]
-            if e.ref[0] == "reading" and not self.coverage:
-                return self.readings[e.name]
-        if isinstance(e, N.Unary):
-            v = self.const(e.operand)
+    def const(self, e: Any) -> Any:
+        """The value of an expression (lowered, or of the checked tree) when the options and readings fix
+        it, with the Python engine's values (a text a string), else `_NOCONST`."""
+        x = e if isinstance(e, ir.X) else self.lowerer.lowered(None, e)
+        if isinstance(x, ir.Const):
+            return _NOCONST if x.ty is T.CELL else self.value(x.ty, x.value)
+        if isinstance(x, ir.Param):
+            if x.kind == "option":
+                return self.options[x.name]
+            return self.readings[x.name] if not self.coverage else _NOCONST
+        if isinstance(x, ir.Concat):
+            a, b = self.const(x.left), self.const(x.right)
+            return _NOCONST if a is _NOCONST or b is _NOCONST else a + b
+        if isinstance(x, ir.Unary):
+            v = self.const(x.operand)
             if v is _NOCONST:
                 return v
-            return (not v) if e.op == "not" else -v
-        if isinstance(e, N.Binary):
-            a = self.const(e.left)
-            if e.op == "and" and a is False or e.op == "or" and a is True:
+            return (not v) if x.op == "not" else -v
+        if isinstance(x, ir.Binary):
+            a = self._side(x.left, x.right)
+            if x.op == "and" and a is False or x.op == "or" and a is True:
                 return a
-            b = self.const(e.right)
+            b = self._side(x.right, x.left)
             if a is _NOCONST or b is _NOCONST:
-                if e.op == "and" and b is False or e.op == "or" and b is True:
+                if x.op == "and" and b is False or x.op == "or" and b is True:
                     return b
                 return _NOCONST
-            if e.op == "and":
+            if x.op == "and":
                 return a and b
-            if e.op == "or":
+            if x.op == "or":
                 return a or b
-            fn = _ARITH.get(e.op) or _COMPARE.get(e.op)
+            fn = _ARITH.get(x.op) or _COMPARE.get(x.op)
             try:
                 return fn(a, b)
             except (TypeError, ZeroDivisionError):
                 return _NOCONST
         return _NOCONST
 
+    def value(self, ty: T, v: int) -> Any:
+        """A number of the intermediate form as the Python engine's value of type `ty`."""
+        if ty is T.STR:
+            return self.lowerer.strings[v]
+        if ty is T.BOOL:
+            return bool(v)
+        return v
+
+    def _side(self, x: ir.X, other: ir.X) -> Any:
+        """One side of a comparison, folded; a text compared with a reading (lowering made it the number
+        of an interpretation) is that interpretation's text again."""
+        reading = self.reading_text(x, other)
+        return self.const(x) if reading is None else reading
+
+    def reading_text(self, x: ir.X, other: ir.X) -> Any:
+        """The text `x` stands for when it is compared with reading `other` (None: it is not): lowering made
+        it the number of an interpretation (`_NO_READING`, equal to no reading: of none)."""
+        if isinstance(x, ir.Const) and x.ty is T.INT and isinstance(other, ir.Param) and other.kind == "reading":
+            interps = list(self.spec.ambiguities[other.name].interpretations)
+            return interps[x.value] if 0 <= x.value < len(interps) else _NO_READING
+        return None
+
+    def lowered_function(self, name: str) -> ir.Function:
+        """A spec function, lowered (once)."""
+        if name not in self._functions:
+            f = self.spec.functions[name]
+            self._functions[name] = ir.Function(name, [PARAM_TYPES[t] for t in f.params.values()],
+                                                self.lowered(f.value), f.value.n_locals)
+        return self._functions[name]
+
+    def lowered(self, code: Code) -> ir.X | list[ir.S] | None:
+        """A piece of rule text, lowered (once): a block's statements, or a condition's expression."""
+        got = self._lowered.get(id(code))
+        if got is None or got[0] is not code:
+            if code.ast is None:
+                x = None
+            elif isinstance(code.ast, list):
+                x = self.lowerer.lowered_stmts(code, code.ast)
+            else:
+                x = self.lowerer.lowered(code, code.ast)
+            got = self._lowered[id(code)] = (code, x)
+        return got[1]
+
+    def lowered_block(self, code: Code) -> list[ir.S]:
+        """The statements of a block, lowered (once)."""
+        return self.lowered(code) or []
+
+    def param_types(self, procedure: str) -> list[T]:
+        return [PARAM_TYPES[t] for t in self.spec.procedures[procedure].params.values()]
+
     # -- tables -----------------------------------------------------------------
-    def key_slots(self, e: N.Index) -> tuple[Any, dict]:
-        """The keyed variable an index names: its definition and {key: variable slot}."""
-        _, scope, name = e.ref
+    def key_slots(self, scope: str, name: str) -> tuple[Any, dict]:
+        """A keyed variable (lowered: its scope and name): its definition and {key: variable slot}."""
         kv = self.spec.keyed[scope][name]
         table = {k: kv.index + j for j, k in enumerate(kv.keys)}
         return kv, (boards.key_table(self.boards[kv.board], table) if kv.board is not None else table)
@@ -151,28 +212,28 @@ class Compiler:
         while changed:
             changed = False
             for name, pr in self.spec.procedures.items():
-                if name not in found and any(self._pauses(s, found) for s in pr.do.ast or []):
+                if name not in found and any(self._pauses(s, found) for s in self.lowered_block(pr.do)):
                     found.add(name)
                     changed = True
         return found
 
     def _recursive_procedures(self) -> set[str]:
         """Procedures that can call themselves, directly or through others."""
-        calls = {name: {n.call.func for n in N.walk(pr.do.ast or []) if isinstance(n, N.CallStmt)}
+        calls = {name: {n.proc for n in ir.walk(self.lowered_block(pr.do)) if isinstance(n, ir.Call)}
                  for name, pr in self.spec.procedures.items()}
         return self_calling(calls)
 
-    def can_pause(self, st: N.Stmt) -> bool:
+    def can_pause(self, st: ir.S) -> bool:
         return self._pauses(st, self.pausable)
 
-    def _pauses(self, st: N.Stmt, pausable: set[str]) -> bool:
-        if isinstance(st, (N.ChooseValue, N.ChooseSubset, N.ChooseOption, N.ChooseTogether)):
+    def _pauses(self, st: ir.S, pausable: set[str]) -> bool:
+        if isinstance(st, (ir.ChooseValue, ir.ChooseSubset, ir.ChooseOption, ir.ChooseTogether)):
             return True
-        if isinstance(st, N.Move):
+        if isinstance(st, ir.Move):
             return bool(self.spec.triggers)  # a trigger runs right after its move, and may pause
-        if isinstance(st, N.CallStmt):
-            return st.call.func in pausable
-        if isinstance(st, N.If):  # only the branches the code generator emits (options and readings are fixed)
+        if isinstance(st, ir.Call):
+            return st.proc in pausable
+        if isinstance(st, ir.If):  # only the branches the code generator emits (options and readings are fixed)
             for cond, body in st.branches:
                 c = self.const(cond)
                 if c is not _NOCONST and not c:
@@ -182,7 +243,7 @@ class Compiler:
                 if c is not _NOCONST:  # always taken: nothing after it is emitted
                     return False
             return any(self._pauses(s, pausable) for s in st.orelse or [])
-        if isinstance(st, (N.ForEach, N.Repeat, N.While)):
+        if isinstance(st, (ir.ForEach, ir.Repeat, ir.While)):
             return any(self._pauses(s, pausable) for s in st.body)
         return False
 

@@ -1,8 +1,9 @@
 """Generated Python for whole programs and the game's flow: resumable state machines and the turn cycle.
 
 Owns `FlowGen`, the part of the code generator (codegen.PyGen) that turns a
-procedure holding decisions into a resumable program (`program`, the `p_*`
-statements: a decision can stand anywhere, its frame saved and resumed),
+lowered block (lower/ir.py) holding decisions into a resumable program
+(`program`, the `p_*` statements: a decision can stand anywhere, its frame
+saved and resumed),
 and each phase's turn cycle with its action decision (`flow`), where agents
 that decide inside the run (State.auto) take their choice at once; and the
 line-level helpers those programs are built with (labels, jumps, ticks).
@@ -12,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..lang import nodes as N
 from ..lang.kinds import T
 from ..lang.limits import MAX_CALL_DEPTH, MAX_OPTIONS
+from ..lower import ir
 from .support import _nc
 
 
@@ -242,10 +243,10 @@ class FlowGen:
         for s in run:
             self._blocks[-1].extend(self.stmt(s))
 
-    def p_If(self, s: N.If) -> None:
+    def p_If(self, s: ir.If) -> None:
         end = self._label()
         for cond_e, body in s.branches:
-            c = self.comp.const(cond_e)
+            c = self.fold(cond_e)
             if c is not _nc() and not c:
                 continue
             if c is not _nc():
@@ -266,7 +267,7 @@ class FlowGen:
                 self._emit(s.orelse)
         self._place(end)
 
-    def p_ForEach(self, s: N.ForEach) -> None:
+    def p_ForEach(self, s: ir.ForEach) -> None:
         v, lst, idx = s.slot, s.slot + 1, s.slot + 2
         head, end = self._label(), self._label()
         self._blocks[-1].extend([f"L[{lst}] = _each(st, {self.coll(s.coll)})", f"L[{idx}] = 0"])
@@ -277,7 +278,7 @@ class FlowGen:
         self._blocks[-1].extend(self._goto(head))
         self._place(end)
 
-    def p_Repeat(self, s: N.Repeat) -> None:
+    def p_Repeat(self, s: ir.Repeat) -> None:
         head, end = self._label(), self._label()
         self._blocks[-1].append(f"L[{s.slot}] = st.spend({self.expr(s.count)})")
         self._place(head)
@@ -287,7 +288,7 @@ class FlowGen:
         self._blocks[-1].extend(self._goto(head))
         self._place(end)
 
-    def p_While(self, s: N.While) -> None:
+    def p_While(self, s: ir.While) -> None:
         head, end = self._label(), self._label()
         self._place(head)
         self._blocks[-1].extend([f"if not {self.expr(s.cond)}:", f"    pc = \u00a7{end}\u00a7", "    continue"])
@@ -308,14 +309,14 @@ class FlowGen:
                                  "if st.stack[-1] is not fr:", "    return None", "pc = fr[1]", "continue"])
         self._place(resume)
 
-    def p_CallStmt(self, s: N.CallStmt) -> None:
-        prog = self.comp.procs[s.call.func]
-        args = self.args(s.call.args, self.comp.spec.procedures[s.call.func].params)
+    def p_Call(self, s: ir.Call) -> None:
+        prog = self.comp.procs[s.proc]
+        args = self.args(s.args, self.comp.param_types(s.proc))
         locs = f"[None] * {self.k(prog)}.n_locals"
         if args:
             locs = f"[{', '.join(args)}] + [None] * ({self.k(prog)}.n_locals - {len(args)})"
         frame = f"[{self.k(prog)}, 0, {locs}]"
-        if s.call.func in self.comp.recursive:  # through the engine's loop: Python's stack stays flat
+        if s.proc in self.comp.recursive:  # through the engine's loop: Python's stack stays flat
             self._blocks[-1].extend([f"st.stack.append({frame})  # call", "st.tick()"])
             self._pause("None")
             return
@@ -326,14 +327,14 @@ class FlowGen:
                                  "if st.stack[-1] is not fr:", "    return None"])
         self._place(resume)
 
-    def p_Move(self, s: N.Move) -> None:
+    def p_Move(self, s: ir.Move) -> None:
         self._blocks[-1].extend(self.s_Move(s))
         self._pause("None")  # triggers fired by the move run now, before the next statement
 
-    def _who(self, by: N.Expr | None) -> str:
+    def _who(self, by: ir.X | None) -> str:
         return "st.cur" if by is None else self.expr(by)
 
-    def p_ChooseValue(self, s: N.ChooseValue) -> None:
+    def p_ChooseValue(self, s: ir.ChooseValue) -> None:
         prompt = self.expression(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, s.source.ty))
         opts = f"list({self.coll(s.source)})"
@@ -341,7 +342,7 @@ class FlowGen:
             opts = f"{self.k(self.comp.interchange())}.values(st, {opts})"
         self._ask(f"st.ask(1, {self._who(s.by)}, {opts}, {meta})")
 
-    def p_ChooseTogether(self, s: N.ChooseTogether) -> None:
+    def p_ChooseTogether(self, s: ir.ChooseTogether) -> None:
         """Each player chooses in turn, none seeing the others' choices (kept in a hidden local until all
         have chosen, a new list at each choice so copies of the state never share it); then the body
         runs once per player. Determinization re-draws the choices of the others (`Together`)."""
@@ -361,7 +362,7 @@ class FlowGen:
                                  f"    L[{c}] = L[{picks}][{k}]"] + self.sub(s.body) + [f"L[{picks}] = ()"])
         self.together.append(Together(c, p, lst, idx, picks, self.expression(s.source), s.source.ty))
 
-    def p_ChooseSubset(self, s: N.ChooseSubset) -> None:
+    def p_ChooseSubset(self, s: ir.ChooseSubset) -> None:
         prompt = self.expression(s.prompt) if s.prompt else None
         meta = self.k((s.slot, prompt, T.CARDS))
         # Every subset of the source that passes the test (a function of its own, run once per subset).
@@ -369,21 +370,21 @@ class FlowGen:
         finder = f"_subsets(st, L, {int(s.slot)}, list({self.coll(s.source)}), {test}, {merge})"
         self._ask(f"st.ask(3, {self._who(s.by)}, {finder}, {meta})")
 
-    def p_ChooseOption(self, s: N.ChooseOption) -> None:
+    def p_ChooseOption(self, s: ir.ChooseOption) -> None:
         prompt = self.expression(s.prompt) if s.prompt else None
         end = self._label()
         starts = []
         find = ["o_ = []"]  # the options open now, with their bound element
         for opt in s.options:
-            c = self.comp.const(opt.cond) if opt.cond is not None else True
+            c = self.fold(opt.cond) if opt.cond is not None else True
             if c is not _nc() and not c:
                 continue
-            entry = [opt.slot if opt.var is not None else -1, None, None, self.expression(opt.label), -1]
+            entry = [opt.slot if opt.slot is not None else -1, None, None, self.expression(opt.label), -1]
             start = self._label()
             starts.append((start, opt))
             self._patch.append((entry, start))
             pad = ""
-            if opt.var is not None:
+            if opt.slot is not None:
                 head = self._loop("x_", opt.coll)
                 find += head
                 self.local_names.append({opt.slot: "x_"})
@@ -391,9 +392,9 @@ class FlowGen:
             if c is _nc():
                 find.append(f"{pad}if {self.expr(opt.cond)}:")
                 pad += "    "
-            if opt.var is not None:
+            if opt.slot is not None:
                 self.local_names.pop()
-            find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.var is not None else 'None'}))")
+            find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.slot is not None else 'None'}))")
         meta = self.k((None, prompt, None))
         self._blocks[-1].extend(find)
         if self.comp.spec.end_check == "always" and self.comp.spec.end_when is not None:
@@ -488,9 +489,9 @@ class FlowGen:
                 "else:", f"    f = [{p}, 0, {a}]", "    st.stack.append(f)", f"    if {p}.fn(st, f):",
                 "        return True", "    if st.stack[-1] is not fr:", "        return None"]
 
-    def _loop(self, var: str, coll: N.Expr) -> list[str]:
+    def _loop(self, var: str, coll: ir.X) -> list[str]:
         """`for var in coll:` with a filter's condition as an `if` inside (no list is built)."""
-        if not isinstance(coll, N.Filter) or coll.stop:
+        if not isinstance(coll, ir.Comprehension) or coll.kind != "filter":
             return [f"for {var} in {self.coll(coll)}:"]
         self.local_names.append({coll.slot: var})
         cond = self.expr(coll.cond)
@@ -502,7 +503,7 @@ class FlowGen:
         try:
             if self.locate:
                 return self._marked(code.ast)
-            return self.expr(code.ast)
+            return self.expr(self.ir_of(code.ast))
         finally:
             self.codes.pop()
 
@@ -516,7 +517,7 @@ class FlowGen:
             for k, p in enumerate(params):  # one loop per parameter; later ones may read earlier ones
                 self.local_names.append(dict(names))
                 self.codes.append(p)
-                head = self.mark(p.ast) + self._loop(f"a{k}", p.ast)
+                head = self.mark(p.ast) + self._loop(f"a{k}", self.ir_of(p.ast))
                 self.codes.pop()
                 self.local_names.pop()
                 body += [pad + ln for ln in head]

@@ -1,15 +1,15 @@
 """Generated Python for statements without decisions: moves, assignments, calls, conditions, loops, `say`.
 
 Owns `StmtGen`, the part of the code generator (codegen.PyGen) that turns a
-block of checked statements into lines of Python (`block`, the `s_*`
-statements), procedures inlined where they are small.
+block of lowered statements (lower/ir.py) into lines of Python (`block`, the
+`s_*` statements), procedures inlined where they are small.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..lang import nodes as N
 from ..lang.kinds import T
+from ..lower import ir
 from .expressions import _is_players
 from .support import _nc
 
@@ -17,10 +17,10 @@ from .support import _nc
 _ASSIGN_OPS = {"=": "=", "+=": "+=", "-=": "-="}
 
 
-def _narration_only(s: N.Stmt) -> bool:
-    if isinstance(s, N.Say):
+def _narration_only(s: ir.S) -> bool:
+    if isinstance(s, ir.Say):
         return True
-    if isinstance(s, N.If):
+    if isinstance(s, ir.If):
         bodies = [b for _, b in s.branches] + ([s.orelse] if s.orelse else [])
         return all(all(_narration_only(x) for x in b) for b in bodies)
     return False
@@ -45,12 +45,12 @@ class StmtGen:
             out.extend("    " + ln for ln in self.stmt(s))
         return out or ["    pass"]
 
-    def stmt(self, s: N.Stmt) -> list[str]:
+    def stmt(self, s: ir.S) -> list[str]:
         if self.locate:
             return self.mark(s) + getattr(self, "s_" + type(s).__name__)(s)
         return getattr(self, "s_" + type(s).__name__)(s)
 
-    def s_Move(self, s: N.Move) -> list[str]:
+    def s_Move(self, s: ir.Move) -> list[str]:
         what, dest = self.expr(s.what), self.expr(s.dest)
         ty = s.what.ty
         if ty is T.CARD and not self.comp.spec.triggers:
@@ -59,7 +59,8 @@ class StmtGen:
             return [f"{c} = {what}", f"{d} = {dest}"] + self._move_card(c, d)
         if ty is not T.ZONE and not self.comp.spec.triggers:  # move_cards: each card as above
             c, d = self.fresh("c"), self.fresh("d")
-            fresh = isinstance(s.what, N.Filter)  # a new list already: the moves cannot disturb it
+            # a new list already: the moves cannot disturb it
+            fresh = isinstance(s.what, ir.Comprehension) and s.what.kind in ("filter", "while")
             head = f"for {c} in {what}:" if fresh else f"for {c} in list({what}):"
             return [f"{d} = {dest}", head] + ["    " + ln for ln in self._move_card(c, d)]
         if ty is T.CARD:
@@ -89,39 +90,36 @@ class StmtGen:
                              f"st.zsum[{int(j)}][{d}] += {self.k(self.comp.props[p])}[{c}]")),
                 "if st.log is not None:", f"    st.log_move([{c}], {src}, {d})"]
 
-    def s_Shuffle(self, s: N.Shuffle) -> list[str]:
+    def s_Shuffle(self, s: ir.Shuffle) -> list[str]:
         return [f"st.shuffle({self.expr(s.zone)})"]
 
-    def s_Let(self, s: N.Let) -> list[str]:
+    def s_Let(self, s: ir.Let) -> list[str]:
         return [f"{self.local(s.slot)} = {self.expr(s.value)}"]
 
-    def s_Assign(self, s: N.Assign) -> list[str]:
+    def s_Assign(self, s: ir.Assign) -> list[str]:
         t = s.target
-        kind = t.ref[0]
         val = self.expr(s.value)
-        if kind == "keyed":
+        if isinstance(t, ir.Keyed):
             return self._assign_keyed(s, val)
-        if kind == "local":
-            target = self.local(t.ref[1])
-            return [f"{target} {_ASSIGN_OPS[s.op]} {val}"]
-        scope = {"gvar": "global", "pvar": "player", "tvar": "turn"}[kind]
-        vd = self.comp.vardefs[scope][t.ref[1]]
+        if isinstance(t, ir.Local):
+            return [f"{self.local(t.slot)} {_ASSIGN_OPS[s.op]} {val}"]
+        vd = self.comp.vardefs[t.scope][t.index]
         i = int(vd.index)
-        if kind == "pvar":
-            row, key = f"st.pvars[{i}]", self.expr(t.obj)
+        if t.scope == "player":
+            row, key = f"st.pvars[{i}]", self.expr(t.owner)
         else:
-            row, key = ("st.gvars" if kind == "gvar" else "st.tvars"), str(i)
+            row, key = ("st.gvars" if t.scope == "global" else "st.tvars"), str(i)
         if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
-            owner = key if kind == "pvar" else "None"
-            return self._plain_assign(s, val, vd, row, key) + [f"if st.shown: st.conceal({self.k(scope)}, {i}, {owner})"]
+            owner = key if t.scope == "player" else "None"
+            return self._plain_assign(s, val, vd, row, key) + [f"if st.shown: st.conceal({self.k(t.scope)}, {i}, {owner})"]
         return self._plain_assign(s, val, vd, row, key)
 
-    def _plain_assign(self, s: N.Assign, val: str, vd: Any, row: str, key: str) -> list[str]:
+    def _plain_assign(self, s: ir.Assign, val: str, vd: Any, row: str, key: str) -> list[str]:
         r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
         new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
         lines = [f"{r} = {row}", f"{kk} = {key}", f"{v} = {new}"]
         tests = []
-        c = self.comp.const(s.value) if s.op == "=" else None
+        c = self.fold(s.value) if s.op == "=" else None
         if type(c) is int and (vd.min is None or c >= vd.min) and (vd.max is None or c <= vd.max):
             return [f"{row}[{key}] = {int(c)}"]  # a constant within bounds needs no check
         if vd.min is not None:
@@ -136,18 +134,20 @@ class StmtGen:
         lines += [f"if {' or '.join(tests)}:", f"    {v} = _fit({self.k(vd)}, {v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
-    def _assign_keyed(self, s: N.Assign, val: str) -> list[str]:
-        kv, _table = self.comp.key_slots(s.target)
+    def _assign_keyed(self, s: ir.Assign, val: str) -> list[str]:
+        x = s.target
+        kv, _table = self.comp.key_slots(x.scope, x.name)
         vd = self.comp.vardefs[kv.scope][kv.index]
         lines = self._assign_keyed_value(s, val)
         if vd.visible != "public":  # a revealed secret that changes is a secret again (lang/hidden.py)
-            owner = self.expr(s.target.obj.obj) if kv.scope == "player" else "None"
-            lines.append(f"if st.shown: st.conceal({self.k(kv.scope)}, {self._key_row(s.target)}, {owner})")
+            owner = self.expr(x.owner) if kv.scope == "player" else "None"
+            lines.append(f"if st.shown: st.conceal({self.k(kv.scope)}, {self._key_row(x)}, {owner})")
         return lines
 
-    def _assign_keyed_value(self, s: N.Assign, val: str) -> list[str]:
+    def _assign_keyed_value(self, s: ir.Assign, val: str) -> list[str]:
         row, key = self._keyed(s.target)
-        kv, table = self.comp.key_slots(s.target)
+        x = s.target
+        kv, table = self.comp.key_slots(x.scope, x.name)
         vd = self.comp.vardefs[kv.scope][kv.index]  # every key shares the declaration's bounds
         r, kk, v = self.fresh("r"), self.fresh("k"), self.fresh("v")
         new = val if s.op == "=" else f"{r}[{kk}] {'+' if s.op == '+=' else '-'} {val}"
@@ -162,14 +162,14 @@ class StmtGen:
         lines += [f"if {' or '.join(tests)}:", f"    {v} = _fit({self.k(vd)}, {v})"]
         return lines + [f"{r}[{kk}] = {v}"]
 
-    def s_CallStmt(self, s: N.CallStmt) -> list[str]:
-        name = s.call.func
-        params = self.comp.spec.procedures[name].params
+    def s_Call(self, s: ir.Call) -> list[str]:
+        name = s.proc
+        params = self.comp.param_types(name)
         if name not in self._inlining:
-            return self.inline_procedure(name, self.args(s.call.args, params))
+            return self.inline_procedure(name, self.args(s.args, params))
         fn = self.procedure(name)
         n = self.comp.spec.procedures[name].do.n_locals
-        args = self.args(s.call.args, params)
+        args = self.args(s.args, params)
         pad = n - len(args)
         lst = "[" + ", ".join(args) + "]" + (f" + [None] * {pad}" if pad > 0 else "")
         return [f"{fn}(st, {lst})"]
@@ -184,7 +184,7 @@ class StmtGen:
         self.codes.append(pr.do)
         try:
             body = self.hit("rule", f"procedure {name}", None)
-            for st in pr.do.ast or []:
+            for st in self.comp.lowered_block(pr.do):
                 body.extend(self.stmt(st))
         finally:
             self.codes.pop()
@@ -207,7 +207,7 @@ class StmtGen:
     def s_Pass(self, s) -> list[str]:
         return ["pass"]
 
-    def s_TurnOrder(self, s: N.TurnOrder) -> list[str]:
+    def s_TurnOrder(self, s: ir.TurnOrder) -> list[str]:
         """Who plays next (State.pass_turn reads these when the turn passes)."""
         if s.what == "to":
             return [f"st.nxt = {self.expr(s.who)}"]
@@ -217,16 +217,16 @@ class StmtGen:
             return ["st.skips += 1"]
         return ["st.order = -st.order"]
 
-    def s_Reveal(self, s: N.Reveal) -> list[str]:
+    def s_Reveal(self, s: ir.Reveal) -> list[str]:
         owner = "None" if s.owner is None else self.expr(s.owner)
         if not s.rows:  # one key of a keyed variable: its row
-            return [f"st.reveal({self.k(s.scope)}, ({self._key_row(s.target)},), {owner})"]
+            return [f"st.reveal({self.k(s.scope)}, ({self._key_row(s.key)},), {owner})"]
         return [f"st.reveal({self.k(s.scope)}, {self.k(tuple(s.rows))}, {owner})"]
 
-    def _key_row(self, e: N.Index) -> str:
+    def _key_row(self, x: ir.Keyed) -> str:
         """The variable row (slot) `x[key]` of a keyed variable names."""
-        row, key = self._keyed(e)
-        return row[len("st.pvars["):-1] if e.ref[1] == "player" else key
+        row, key = self._keyed(x)
+        return row[len("st.pvars["):-1] if x.scope == "player" else key
 
     # Narration runs only in a logged game: the work its expressions do is not charged to the game (a
     # logged game and an unlogged one take the same steps), except what it would take past the budget.
@@ -234,20 +234,20 @@ class StmtGen:
         k = self.fresh("k")
         return [f"{k} = st.steps, st.work  # narration: its work is not charged", *lines, f"st.steps, st.work = {k}"]
 
-    def s_Say(self, s: N.Say) -> list[str]:
+    def s_Say(self, s: ir.Say) -> list[str]:
         return ["if st.log is not None:", "    st.marking = True",
                 *("    " + ln for ln in self._uncharged([f"st.say({self.expr(s.text)})"]))]
 
-    def s_If(self, s: N.If) -> list[str]:
+    def s_If(self, s: ir.If) -> list[str]:
         if _narration_only(s) and not self.coverage:  # choosing what to say: skip the tests when nobody listens
             return ["if st.log is not None:"] + ["    " + ln for ln in self._uncharged(self._if(s))]
         return self._if(s)
 
-    def _if(self, s: N.If) -> list[str]:
+    def _if(self, s: ir.If) -> list[str]:
         out: list[str] = []
         first = True
         for cond_e, body in s.branches:
-            c = self.comp.const(cond_e)
+            c = self.fold(cond_e)
             if c is not _nc() and not c:
                 continue
             if c is not _nc():  # always true: this branch, and nothing after it
@@ -272,12 +272,10 @@ class StmtGen:
                 out.extend(self.sub(s.orelse))
         return out or ["pass"]
 
-    def _guarded(self, node: N.Node):
+    def _guarded(self, node: ir.If | ir.X):
         """While emitting a branch that only some readings/options take, mark its coverage points."""
         import contextlib
-        conds = [c for c, _ in node.branches] if isinstance(node, N.If) else [node]
-        refs = {getattr(n, "ref", None) and n.ref[0] for c in conds for n in N.walk(c)}
-        tag = "reading" if "reading" in refs else "option" if "option" in refs else None
+        tag = self.param_tag(node)
 
         @contextlib.contextmanager
         def guard():
@@ -290,7 +288,7 @@ class StmtGen:
                     self._guards.pop()
         return guard()
 
-    def s_ForEach(self, s: N.ForEach) -> list[str]:
+    def s_ForEach(self, s: ir.ForEach) -> list[str]:
         # The element is a Python local (the loop cannot pause, and it is out of scope after the loop);
         # the iterations are charged to the step budget up front.
         v = self.fresh("e")
@@ -305,8 +303,8 @@ class StmtGen:
         finally:
             self.local_names.pop()
 
-    def s_Repeat(self, s: N.Repeat) -> list[str]:
+    def s_Repeat(self, s: ir.Repeat) -> list[str]:
         return [f"for _ in range(st.spend({self.expr(s.count)})):"] + self.sub(s.body)
 
-    def s_While(self, s: N.While) -> list[str]:
+    def s_While(self, s: ir.While) -> list[str]:
         return [f"while {self.expr(s.cond)}:", "    st.tick()"] + self.sub(s.body)

@@ -125,5 +125,13 @@ _SAFE_BUILTINS = {"len": len, "sum": sum, "map": map, "list": list, "max": max, 
 _NOCONST = object()  # "not a constant": what constant folding gives for a value known only as the game runs
 
 
+class _NoReading:
+    """A text compared with a reading that is none of its interpretations: equal to no reading."""
+    __slots__ = ()
+
+
+_NO_READING = _NoReading()
+
+
 def _nc():
     return _NOCONST

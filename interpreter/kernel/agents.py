@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..lang.model import Spec
-from ..lower.lowering import Lowerer, Unsupported
+from ..lower.lowering import Lowerer
+from .unsupported import Unsupported
 from ..runtime.engine import Game
 from ..runtime.seeds import game_seed
 from . import layout as Y

@@ -24,8 +24,8 @@ from ..lang.kinds import ELEMENT, T
 from ..lang.limits import MAX_OPTIONS, WORK_PER_STEP
 from ..lang.model import self_calling
 from ..lower import ir
-from ..lower.lowering import Unsupported
 from . import layout as Y
+from .unsupported import Unsupported
 from .prelude import DRIVER as _DRIVER, RUNTIME as _RUNTIME
 
 _LISTS = (T.CARDS, T.PLAYERS, T.INTS, T.STRS, T.CELLS)
@@ -53,6 +53,11 @@ _HELPERS = {
 }
 
 
+def _cell_name(c: ir.CellName) -> str:
+    return (f"the cell {B.COLUMN_NAMES[c.column - 1]}{c.row} of a board numbered from the bottom whose rows "
+            "depend on options")
+
+
 def _narration_only(s: ir.S) -> bool:
     if isinstance(s, (ir.Say, ir.Pass)):
         return True
@@ -71,7 +76,7 @@ class Emitter:
         # Sums and counts of a whole zone by card values alone are kept up to date at every move (as the
         # engine keeps `sum(zone, prop)`): one lookup instead of a walk over the zone.
         self.kept_tables: list[tuple[int, ...]] = []
-        for node in _walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
+        for node in ir.walk([g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners,
                            g.skip_if, g.measures]):
             table = _kept(node, g.n_cards)
             if table is not None and table not in self.kept_tables:
@@ -93,6 +98,7 @@ class Emitter:
         self.RCH = self.WK + (MAX_OPTIONS + 2) * self.WKC
         self.in_function = False
         self._check_recursion()
+        self._check_game()
         if g.boards:
             self.maxc = g.boards[0].max_columns
         else:
@@ -110,6 +116,17 @@ class Emitter:
                 p = self.g.procedures[name]
                 raise Unsupported(f"procedure '{name}' calls itself (recursion) and is not yet on the kernel",
                                   (p.block.body[0].at if p.block.body else None))
+
+    def _check_game(self) -> None:
+        """What the kernel does not run that lowering expresses (the Python engine runs it)."""
+        g = self.g
+        if len(g.boards) > 1:
+            raise Unsupported("a spec with more than one board is not yet on the kernel", span=g.boards[1].span)
+        if g.triggers:
+            raise Unsupported("triggers are not yet on the kernel", span=g.triggers[0].span)
+        for v in g.gvars + g.pvars + g.tvars:
+            if v.start is None:
+                raise Unsupported(f"{_cell_name(v.cell)} is not yet on the kernel", span=v.span)
 
     # -- plumbing ----------------------------------------------------------------------------------
     def tmp(self, prefix: str = "t") -> str:
@@ -169,6 +186,12 @@ class Emitter:
     def x_Const(self, x: ir.Const) -> str:
         return str(int(x.value))
 
+    def x_CellName(self, x: ir.CellName) -> str:
+        raise self.no(_cell_name(x), x)
+
+    def x_Template(self, x: ir.Template) -> str:
+        raise self.no("a text with {holes} as a value", x)
+
     def x_ConstList(self, x: ir.ConstList) -> str:
         return self.const_array(x.values)
 
@@ -200,9 +223,11 @@ class Emitter:
             self.line(f"    {k} = {lo}")
             off = f"({k} - {lo})"
         elif kind == "cell":
-            off = k
+            off = f"({k} - {int(x.keys[1])})" if x.keys[1] else k
         else:
             table = x.keys[1]
+            if any(k < 0 for k in table):
+                raise self.no("a keyed variable with a key below 0", x)
             size = max(table) + 1 if table else 1
             arr = self.const_array(tuple(table.get(i, -1) for i in range(size)))
             o = self.tmp("o")
@@ -272,6 +297,8 @@ class Emitter:
 
     def x_Concat(self, x: ir.Concat) -> str:
         """Texts joined: each side's place among the values lowering listed, then that pair's joined text."""
+        if x.table is None:
+            raise self.no("texts joined with `+` from a value that is not one of a known few texts", x)
         lefts, rights = sorted({a for a, _b in x.table}), sorted({b for _a, b in x.table})
         pl = self.const_array(tuple(lefts.index(v) if v in lefts else -1 for v in range(lefts[-1] + 1)))
         pr = self.const_array(tuple(rights.index(v) if v in rights else -1 for v in range(rights[-1] + 1)))
@@ -1381,21 +1408,6 @@ class Emitter:
         ]
         body = "\n\n".join(self.defs)
         return "\n".join(head + self.consts) + "\n" + _RUNTIME + "\n" + body + "\n" + _DRIVER
-
-
-def _walk(x: Any):
-    """Every IR node in `x` (nodes, lists, dicts, tuples), depth first."""
-    stack = [x]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
-        elif hasattr(n, "__dataclass_fields__"):
-            if isinstance(n, (ir.X, ir.S)):
-                yield n
-            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))
 
 
 def _card_values(e: ir.X, slot: int, n_cards: int) -> tuple[int, ...] | None:

@@ -18,11 +18,12 @@ import numpy as np
 from ..lang import boards as B
 from ..lang.model import Spec
 from ..lower import ir
-from ..lower.lowering import Unsupported, lower
+from ..lower.lowering import lower
 from ..runtime.engine import Game, start_zones
 from ..runtime.seeds import game_seed
 from . import emit, layout as Y
 from .build import load_module
+from .unsupported import Unsupported
 
 _kernels: dict[int, "Kernel | Unsupported"] = {}
 RECORD_CHOICES = 1 << 20

@@ -34,12 +34,12 @@ from typing import Any
 
 from ..lang.kinds import ELEMENT, T
 from ..lower import ir
-from ..lower.lowering import Unsupported
 from . import layout as Y
 from ..lang.limits import MAX_OPTIONS
 from .emit import Emitter, _DRIVER
 from .search_deal import _DEAL_RUNTIME, Secrets
 from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
+from .unsupported import Unsupported
 
 # control slots, from AG
 (A_MODE, A_PAUSED, A_PH, A_RND, A_RES, A_WHO, A_NPRE, A_KPRE, A_PEND, A_ME, A_TURN0, A_FK, A_SUB, A_FORCE,

@@ -39,6 +39,7 @@ class Arm:
     gs: GameSpec
     results: list[tuple] = field(default_factory=list)
     hits: list[int] | None = None
+    pairing: paired.Pairing | None = None  # its differences from the default's games, kept between looks
 
 
 @dataclass(slots=True)
@@ -53,13 +54,14 @@ class Reading:
     contradicts_text: bool = False  # the spec marks it as ruled out by the rulebook's words
     games_to_decide: int | None = None  # undecided: games per interpretation that would likely decide it
     identical: bool = False  # every paired game came out exactly as under the default
+    games: int = 0  # games played under this interpretation (play until decided stops each once it is decided)
 
     def as_dict(self) -> dict:
         return {"interpretation": self.interpretation, "description": self.description, "verdict": self.verdict,
                 "contradicts_text": self.contradicts_text,
                 "impact": _impact_json(self.impact),
                 "reached": self.reached, "games_to_decide": self.games_to_decide, "identical": self.identical,
-                "differences": [i.as_dict() for i in self.intervals]}
+                "games": self.games, "differences": [i.as_dict() for i in self.intervals]}
 
     @classmethod
     def from_dict(cls, ambiguity: str, d: dict) -> "Reading":
@@ -67,7 +69,7 @@ class Reading:
         return cls(ambiguity, d["interpretation"], d["description"], d["verdict"], _impact_of(d["impact"]),
                    [paired.Interval.from_dict(x) for x in d["differences"]], d["reached"],
                    contradicts_text=d.get("contradicts_text", False), games_to_decide=d.get("games_to_decide"),
-                   identical=d.get("identical", False))
+                   identical=d.get("identical", False), games=d.get("games", 0))
 
 
 @dataclass(slots=True)
@@ -182,9 +184,12 @@ def base_means(results: list[tuple], extra: list[str]) -> dict[str, float]:
 
 
 def judged(base: list[tuple], other: list[tuple], players: int, level: float, extra: list[str],
-           margins: Mapping[str, float], t_star: float | None, teams: Any = None) -> list[paired.Interval]:
-    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides)."""
-    ivs = paired.compare(base, other, players, level, extra, t_star, teams)
+           margins: Mapping[str, float], t_star: float | None, teams: Any = None,
+           pairing: paired.Pairing | None = None) -> list[paired.Interval]:
+    """Paired intervals of other - base, each judged against its margin (wins by side in a game of sides).
+    `pairing`: the differences kept from an earlier look at the same two lists (only new games are added)."""
+    pairing = pairing or paired.Pairing(players, extra, teams)
+    ivs = pairing.add(base, other).intervals(level, t_star)
     for iv in ivs:
         iv.judge(margins.get(S.margin_key(iv.measure), 0.0))
     return ivs
@@ -193,19 +198,25 @@ def judged(base: list[tuple], other: list[tuple], players: int, level: float, ex
 def run_arms(arms: list[Arm], players: int, seed: int, games: int, workers: int, precision: float | None,
              max_games: int, batch: int, progress: Callable[[int, int], None] | None,
              compare_to: Callable[[], list[list[paired.Interval]]] | None = None,
-             level: float = 0.95, decided: Callable[[], bool] | None = None) -> int:
-    """Play every arm on the same seeds, in batches; return how many games each played.
+             level: float = 0.95, open_arms: Callable[[], set[int]] | None = None) -> int:
+    """Play every arm on the same seeds, in batches; return how many games the first arm (the default) played.
 
     Fixed mode plays `games`. With `precision`, batches go on until every interval is that narrow; with
-    `decided` (play until decided), until it says so; both stop at `max_games`.
+    `open_arms` (play until decided), the arms it names (indices after the first) go on until it names none,
+    and an arm it no longer names stops where it is: each arm's games are always seeds 0 to its count, so
+    a settled arm is paired with the default's first games, and an arm named again later catches up.
+    Every loop stops at `max_games`.
     """
     done = 0
-    looping = precision is not None or decided is not None
+    looping = precision is not None or open_arms is not None
     target = max_games if looping else games
-    while done < target:
+    wanted = set(range(1, len(arms)))
+    while done < target and wanted:
         step = min(games if done == 0 or not looping else batch, target - done)
-        for arm in arms:
-            res, hits = summaries(arm.gs, players, seed, done, done + step, workers)
+        for k, arm in enumerate(arms):
+            if k and k not in wanted:
+                continue
+            res, hits = summaries(arm.gs, players, seed, len(arm.results), done + step, workers)
             arm.results.extend(res)
             if hits is not None:
                 arm.hits = hits if arm.hits is None else [a + b for a, b in zip(arm.hits, hits)]
@@ -216,9 +227,14 @@ def run_arms(arms: list[Arm], players: int, seed: int, games: int, workers: int,
             base_turns = baseline_summary(arms[0].results, players)["turns_mean"]
             if all(paired.precise_enough(iv, precision, base_turns) for iv in compare_to()):
                 break
-        if decided is not None and decided():
-            break
+        if open_arms is not None:
+            wanted = open_arms()
     return done
+
+
+def same_games(arm: Arm, base: Arm) -> bool:
+    """Whether an arm's games all came out exactly as the default's on the same seeds."""
+    return all(a == b for a, b in zip(arm.results, base.results))
 
 
 def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: dict | None = None,
@@ -259,6 +275,7 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
             if interp == a.default:
                 continue
             arm = Arm(f"{name}={interp}", GameSpec(path, options, {name: interp}, coverage=True, agents=seats, **kw))
+            arm.pairing = paired.Pairing(players, spec.measures, spec.teams)
             arms.append(arm)
             wanted.append((name, interp, arm))
 
@@ -271,22 +288,20 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
 
     def intervals() -> list[list[paired.Interval]]:
         m = resolved()
-        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+        return [judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams, arm.pairing)
                 for _, _, arm in wanted]
 
-    def all_decided() -> bool:
+    def undecided() -> set[int]:
+        """The arms (indices in `arms`) whose reading ran and is still undecided: those play on."""
         if not points:
             points.extend(load_game(path, options, coverage=True).points)
-        for (name, _interp, arm), ivs in zip(wanted, intervals()):
-            if arm.results == base.results:
-                continue
-            if _reading_hits(arm, points, name) and paired.verdict(ivs, True)[0] == V.UNDECIDED:
-                return False
-        return True
+        return {k + 1 for k, ((name, _interp, arm), ivs) in enumerate(zip(wanted, intervals()))
+                if not same_games(arm, base) and _reading_hits(arm, points, name)
+                and paired.verdict(ivs, True)[0] == V.UNDECIDED}
 
     played = run_arms(arms, players, seed, games, workers, precision, max_games,
                       batch=batch or max(100, games), progress=progress, compare_to=intervals, level=level,
-                      decided=all_decided if until_decided else None)
+                      open_arms=undecided if until_decided else None)
     if not points:
         points.extend(load_game(path, options, coverage=True).points)
     m = resolved()
@@ -297,11 +312,11 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
         for amb, interp, arm in wanted:
             if amb != name:
                 continue
-            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams)
+            iv = judged(base.results, arm.results, players, level, extra, m, t_star, spec.teams, arm.pairing)
             reached = _reading_hits(arm, points, name)
             r = Reading(name, interp, a.interpretations[interp], intervals=iv, reached=reached,
                         contradicts_text=interp in a.contradicts_text,
-                        identical=arm.results == base.results)
+                        identical=same_games(arm, base), games=len(arm.results))
             r.verdict, r.games_to_decide = paired.verdict(iv, reached > 0)
             r.impact = paired.impact(iv) if reached else 0.0
             readings.append(r)
@@ -315,39 +330,3 @@ def ambiguity_lab(path: str, players: int, games: int, seed: int, *, options: di
     return LabReport(path, players, seed, played, baseline_summary(base.results, players, spec.teams), results, level,
                      S.describe(wanted_margins, m), seats, mode, max_games if mode != "fixed" else None,
                      time.perf_counter() - t0, engine, engine_note)
-
-
-@dataclass(slots=True)
-class Comparison:
-    label: str
-    summary: dict
-    intervals: list[paired.Interval]
-    verdict: str
-    games_to_decide: int | None = None
-
-
-def compare_arms(arms: list[Arm], players: int, games: int, seed: int, *, workers: int = 1,
-                 precision: float | None = None, max_games: int = 100_000, level: float = 0.95,
-                 progress: Callable[[int, int], None] | None = None,
-                 margins: Mapping[str, float] | None = None) -> tuple[int, list[Comparison]]:
-    """Whole variants side by side on paired seeds: each arm against the first.
-
-    `margins`: margin name -> margin in the measure's unit (default: the defaults of settings.py, resolved
-    against the first arm's means).
-    """
-    base = arms[0]
-
-    def resolved() -> dict[str, float]:
-        return dict(margins) if margins is not None else S.resolve(S.DEFAULTS, base_means(base.results, []))
-
-    def intervals() -> list[list[paired.Interval]]:
-        m = resolved()
-        return [judged(base.results, arm.results, players, level, [], m, None) for arm in arms[1:]]
-
-    played = run_arms(arms, players, seed, games, workers, precision, max_games, batch=max(100, games),
-                      progress=progress, compare_to=intervals, level=level)
-    out = [Comparison(base.label, baseline_summary(base.results, players), [], "baseline")]
-    for arm, iv in zip(arms[1:], intervals()):
-        verdict, need = paired.verdict(iv, True)
-        out.append(Comparison(arm.label, baseline_summary(arm.results, players), iv, verdict, need))
-    return played, out

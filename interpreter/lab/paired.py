@@ -118,59 +118,84 @@ def measures(players: int, extra: Sequence[str] = (), sides: Sequence[str] = ())
     return ["turns"] + wins + ["stalled", "errors", "margin"] + list(extra)
 
 
+class Pairing:
+    """The paired differences of two growing lists of game summaries (one per seed, in order), kept as they
+    grow: `add` takes only the pairs not seen yet, so looking after every batch costs the new games, not
+    all of them again (play until decided looks often). `intervals` are `compare`'s."""
+
+    def __init__(self, players: int, extra: Sequence[str] = (), teams: Any = None):
+        self.players, self.extra = players, list(extra)
+        self.sides = teams.sides(players) if teams is not None else []
+        self.side_names = [teams.name(k) for k in range(len(self.sides))] if self.sides else []
+        self.names = measures(players, extra, self.side_names)
+        self.diffs: dict[str, list[float]] = {m: [] for m in self.names}
+        self.seen = 0  # pairs taken so far
+        self.identical = True  # every pair so far the same summary on both sides
+
+    def add(self, base: Sequence[tuple], other: Sequence[tuple]) -> "Pairing":
+        """Take the pairs of seeds both lists now hold and this has not taken yet (a prefix of the longer)."""
+        players, extra, diffs, sides = self.players, self.extra, self.diffs, self.sides
+        upto = min(len(base), len(other))
+        for k in range(self.seen, upto):
+            a, b = base[k], other[k]
+            if a != b:
+                self.identical = False
+            if a[0] == FINISHED and b[0] == FINISHED:
+                diffs["turns"].append(b[2] - a[2])
+                if extra and len(a) > 7 and len(b) > 7 and len(a[7]) == len(b[7]) == len(extra):
+                    for name, x, y in zip(extra, a[7], b[7]):
+                        diffs[name].append(y - x)
+                ma, mb = _margin(a), _margin(b)
+                if ma is not None and mb is not None:
+                    diffs["margin"].append(mb - ma)
+            wa, wb = _wins(a, players), _wins(b, players)
+            if sides:  # a side's credit: its seats' together
+                for name, side in zip(self.side_names, sides):
+                    diffs[f"win {name}"].append(sum(wb[p] for p in side) - sum(wa[p] for p in side))
+            else:
+                for p in range(players):
+                    diffs[f"win P{p + 1}"].append(wb[p] - wa[p])
+            diffs["stalled"].append((b[0] == STALLED) - (a[0] == STALLED))
+            diffs["errors"].append((b[0] not in (FINISHED, STALLED)) - (a[0] not in (FINISHED, STALLED)))
+        self.seen = max(self.seen, upto)
+        return self
+
+    def intervals(self, level: float = 0.95, t_star: float | None = None) -> list[Interval]:
+        """Paired intervals of (other - base) for every measure (see `compare`)."""
+        alpha = (1 - level) / len(self.names)
+        out = []
+        for m in self.names:
+            d = self.diffs[m]
+            if not d:
+                continue
+            n = len(d)
+            rate = is_rate(m)
+            mean = sum(d) / n
+            if self.identical:
+                sd, half = 0.0, 0.0
+            else:
+                ss = sum((x - mean) ** 2 for x in d)
+                if rate:  # one pseudo-game each way (+1, -1): a rate seen to be 0 in few games is not known to be 0
+                    ss += (1 - mean) ** 2 + (-1 - mean) ** 2
+                    sd = math.sqrt(ss / (n + 1))
+                else:
+                    sd = math.sqrt(ss / (n - 1)) if n > 1 else math.inf
+                half = (V.sequence_half(sd, n, alpha, t_star) if t_star else V.fixed_half(sd, n, alpha))
+            out.append(Interval(m, mean, mean - half, mean + half, n, rate, sd, alpha, t_star))
+        return out
+
+
 def compare(base: Sequence[tuple], other: Sequence[tuple], players: int, level: float = 0.95,
             extra: Sequence[str] = (), t_star: float | None = None, teams: Any = None) -> list[Interval]:
-    """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order.
+    """Paired intervals of (other - base) for every measure; both lists hold one summary per seed, in order
+    (the pairs are the seeds both hold: a prefix of the longer).
 
     `extra` names the spec's own measures (a summary's 8th field), compared over games both sides finished.
     `t_star`: give confidence sequences (valid however often the games are looked at) tightest near that
     many games, instead of fixed-sample intervals.
     `teams`: a game of sides (lang/teams.TeamsDef): the wins are compared by side.
     """
-    sides = teams.sides(players) if teams is not None else []
-    side_names = [teams.name(k) for k in range(len(sides))] if sides else []
-    names = measures(players, extra, side_names)
-    alpha = (1 - level) / len(names)
-    identical = len(base) == len(other) and all(a == b for a, b in zip(base, other))
-    diffs: dict[str, list[float]] = {m: [] for m in names}
-    for a, b in zip(base, other):
-        if a[0] == FINISHED and b[0] == FINISHED:
-            diffs["turns"].append(b[2] - a[2])
-            if extra and len(a) > 7 and len(b) > 7 and len(a[7]) == len(b[7]) == len(extra):
-                for name, x, y in zip(extra, a[7], b[7]):
-                    diffs[name].append(y - x)
-            ma, mb = _margin(a), _margin(b)
-            if ma is not None and mb is not None:
-                diffs["margin"].append(mb - ma)
-        wa, wb = _wins(a, players), _wins(b, players)
-        if sides:  # a side's credit: its seats' together
-            for name, side in zip(side_names, sides):
-                diffs[f"win {name}"].append(sum(wb[p] for p in side) - sum(wa[p] for p in side))
-        else:
-            for k in range(players):
-                diffs[f"win P{k + 1}"].append(wb[k] - wa[k])
-        diffs["stalled"].append((b[0] == STALLED) - (a[0] == STALLED))
-        diffs["errors"].append((b[0] not in (FINISHED, STALLED)) - (a[0] not in (FINISHED, STALLED)))
-    out = []
-    for m in names:
-        d = diffs[m]
-        if not d:
-            continue
-        n = len(d)
-        rate = is_rate(m)
-        mean = sum(d) / n
-        if identical:
-            sd, half = 0.0, 0.0
-        else:
-            ss = sum((x - mean) ** 2 for x in d)
-            if rate:  # one pseudo-game each way (+1, -1): a rate seen to be 0 in few games is not known to be 0
-                ss += (1 - mean) ** 2 + (-1 - mean) ** 2
-                sd = math.sqrt(ss / (n + 1))
-            else:
-                sd = math.sqrt(ss / (n - 1)) if n > 1 else math.inf
-            half = (V.sequence_half(sd, n, alpha, t_star) if t_star else V.fixed_half(sd, n, alpha))
-        out.append(Interval(m, mean, mean - half, mean + half, n, rate, sd, alpha, t_star))
-    return out
+    return Pairing(players, extra, teams).add(base, other).intervals(level, t_star)
 
 
 def verdict(intervals: list[Interval], reached: bool) -> tuple[str, int | None]:

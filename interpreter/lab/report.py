@@ -151,7 +151,7 @@ def _lab_html(plt, rep, directory: str, names: list[str], anchor: str, prefix: s
            "fixed": "a fixed number of games"}[rep.mode]
     b = rep.baseline
     parts = [f"<h2 id='{esc(anchor)}'>Players: {esc(rep.policy)}</h2>",
-             f"<p>{rep.games:,} games per interpretation ({how}); {rep.players} players, master seed {rep.seed}; "
+             f"<p>{rep.games:,} games {'under the default, each interpretation until decided' if rep.mode == 'sequential' else 'per interpretation'} ({how}); {rep.players} players, master seed {rep.seed}; "
              f"the same seeds for every interpretation; {rep.seconds:.1f} s. Intervals: {rep.level:.0%}, "
              f"Bonferroni-corrected over the measures of each comparison. Default readings: {b['finished']} "
              f"finished, {b['stalled']} stalled, {b['turns_mean']} turns on average"
@@ -176,8 +176,9 @@ def _lab_html(plt, rep, directory: str, names: list[str], anchor: str, prefix: s
             extra = " (identical games)" if r.identical and r.verdict != "unreachable" else ""
             extra += "; contradicts the rulebook text" if r.contradicts_text else ""
             need = _need(r.games_to_decide, r.verdict)
+            played = f", {r.games:,} games" if r.games and r.verdict != "unreachable" else ""
             items.append(f"<li><b>{esc(r.interpretation)}</b> (<span class='{r.verdict}'>{r.verdict}</span>"
-                         f"{extra}{'; ' + need + ' would decide it' if need else ''}): {esc(r.description)}</li>")
+                         f"{played}{extra}{'; ' + need + ' would decide it' if need else ''}): {esc(r.description)}</li>")
         parts.append("<ul>" + "".join(items) + f"<li><b>{esc(a.default)}</b> (default)</li></ul>")
         parts.append(f"<img src='{esc(png)}' alt='differences for {esc(a.name)}' style='max-width:100%'>")
     return parts

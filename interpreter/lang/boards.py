@@ -272,21 +272,7 @@ def slot_row(board: Board, table: dict) -> tuple:
     return tuple(table[c] for c in board.cells)
 
 
-def codegen_call(gen: Any, name: str, args: list) -> str | None:
-    """Shortcuts for generated code on a game with one board (every cell is then one of its cells):
-    `can_step`/`step` with a literal direction read the board's step table directly. None: no shortcut."""
-    boards = gen.comp.boards
-    if name not in ("step", "can_step") or len(boards) != 1 or not isinstance(args[1], N.Str) \
-            or args[1].value not in DIRECTIONS:
-        return None
-    steps = gen.k(next(iter(boards.values())).steps[args[1].value])
-    x = gen.expr(args[0])
-    if name == "can_step":
-        return f"({steps}[({x}).index] is not None)"
-    return f"_b_step_at({steps}, {x}, {gen.k(args[1].value)})"
-
-
-# The helper generated code calls for codegen_call's `step` (by this name in its namespace).
+# The helper generated code calls for a `step` in a direction it knows (compile/expressions.py), by this name.
 CODEGEN_HELPERS = {"_b_step_at": step_at}
 
 

@@ -1,15 +1,17 @@
 """The intermediate form: one typed node per meaning, every name resolved to a number.
 
-Owns the node classes a lowered game is made of, and nothing else: no lowering (lowering.py), no
-running. Values are whole numbers at run time, whatever their type says: a player is a seat
-(0-based), a card its id, a zone its id (shared zones first, then each seat's zones), a text its
-number in `Game.strings`, a cell `row * columns + column` (0-based, with the columns of the
-largest board the options allow), a boolean 0 or 1; a list is a sequence of such numbers. Options
-are numbered values the game receives when it starts (`Param`), as are ambiguity readings (the
-number of the interpretation), so one lowered game serves every variant.
+Owns the node classes a lowered game is made of (and `walk`, over them), and nothing else: no
+lowering (lowering.py), no running. Values are whole numbers at run time, whatever their type
+says: a player is a seat (0-based), a card its id, a zone its id (shared zones first, then each
+seat's zones), a text its number in `Game.strings`, a cell its board's first cell's number plus
+`row * columns + column` (0-based, with the columns of the largest board the options allow), a
+boolean 0 or 1; a list is a sequence of such numbers. Options are numbered values the game receives
+when it starts (`Param`), as are ambiguity readings (the number of the interpretation), so one
+lowered game serves every variant.
 
 Every node keeps `at`, the `Code` it comes from and its span there, so a backend that cannot run a
-node names it at its file:line:col.
+node names it at its file:line:col. Both backends read it: the Python engine (compile/, which maps
+an interned text back to its string, and a cell number to its board's cell) and the kernel.
 """
 from __future__ import annotations
 
@@ -59,8 +61,9 @@ class Var(X):
 class Keyed(X):
     """`name[key]` of a keyed variable: slot `base + offset(key)`.
 
-    `keys` says how a key becomes an offset: ("range", lo, hi) for number keys lo..hi, ("cell",) for a
-    cell (its number is the offset), ("table", {interned text: offset}) for text keys."""
+    `keys` says how a key becomes an offset: ("range", lo, hi) for number keys lo..hi, ("cell", base) for
+    a cell (its number less `base`, its board's first cell's), ("table", {key: offset}) for texts (interned)
+    and numbers that are not one range."""
     scope: str
     base: int
     key: X
@@ -107,13 +110,23 @@ class CellPart(X):
 
 
 @dataclass(slots=True, eq=False)
+class CellName(X):
+    """A cell named in the rules (`a1`) whose number depends on the options: on a board numbered from the
+    bottom whose rows an option sets, `row` (as named, from the bottom) is counted from the last row."""
+    board: int
+    column: int  # 1-based, as named
+    row: int  # 1-based, as named
+
+
+@dataclass(slots=True, eq=False)
 class BoardRef(X):
     index: int
 
 
 @dataclass(slots=True, eq=False)
 class Builtin(X):
-    """A builtin of the language by name; `prop` is a PROP argument: ("prop", table) or ("pvar", slot)."""
+    """A builtin of the language by name; `prop` is a PROP argument (not in `args`): ("prop", table, its
+    name) or ("pvar", slot)."""
     name: str
     args: list[X]
     prop: tuple | None = None
@@ -145,7 +158,21 @@ class Concat(X):
     side can have and interns every joined text: `table` maps (left, right) to the joined text's number."""
     left: X
     right: X
-    table: dict[tuple[int, int], int]
+    table: dict[tuple[int, int], int] | None  # None: a side is not one of a known few texts
+
+
+@dataclass(slots=True, eq=False)
+class Template(X):
+    """A text with holes (`"{me} draws {c}"`): its parts, each an interned text (an int) or a `Hole`."""
+    parts: list
+
+
+@dataclass(slots=True, eq=False)
+class Hole:
+    """One hole of a `Template`: its value, and the hidden variables it reads (lang/hidden.py), each as
+    (scope, its rows, its owner or None), so narration can hide it from the seats that may not read them."""
+    value: X
+    secret: tuple = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -243,20 +270,19 @@ class TurnOrder(S):
 @dataclass(slots=True, eq=False)
 class Reveal(S):
     """`reveal x`: a hidden variable shown to every seat. Who may read what changes no rule, so a backend
-    whose players read no views only computes what naming the variable computes: its owner (`owner`) and,
-    for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which checks the key). The search
-    kernel also keeps who may read what (its determinization redraws the rest): the variable's `scope` and
-    `rows` (every key of a keyed variable; none for one key, whose slot `key` names)."""
+    whose players read no views only computes what naming the variable computes: its owner (`owner`, for
+    a player's variable) and, for one key of a keyed variable, that key's slot (`key`, a `Keyed`, which
+    checks the key; its owner is then `key.owner`)."""
     owner: X | None
     key: X | None
     scope: str = "player"
-    rows: tuple = ()
+    rows: tuple = ()  # the variable's rows (every key of a keyed variable); () for one key (`key`)
 
 
 @dataclass(slots=True, eq=False)
 class Say(S):
     """Narration: the Python engine logs it; a kernel game is never logged."""
-    text: Any
+    text: Template
 
 
 @dataclass(slots=True, eq=False)
@@ -276,6 +302,7 @@ class ForEach(S):
 class Repeat(S):
     count: X
     body: list[S]
+    slot: int = -1  # the local that counts down the repetitions left
 
 
 @dataclass(slots=True, eq=False)
@@ -292,12 +319,15 @@ class Opt:
     slot: int | None
     coll: X | None
     body: list[S]
+    label: Template | None = None
+    at: Where | None = None
 
 
 @dataclass(slots=True, eq=False)
 class ChooseOption(S):
     by: X | None
     options: list[Opt]
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -305,6 +335,7 @@ class ChooseValue(S):
     slot: int
     source: X
     by: X | None
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -315,6 +346,7 @@ class ChooseSubset(S):
     source: X
     cond: X
     by: X | None
+    prompt: Template | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -326,6 +358,7 @@ class ChooseTogether(S):
     source: X
     players: X
     body: list[S]
+    prompt: Template | None = None
 
 
 # ---- the game ----------------------------------------------------------------------------------------
@@ -382,11 +415,25 @@ class Phase:
 class Board:
     name: str
     max_rows: int
-    max_columns: int  # the columns of the largest board: a cell is row * max_columns + column
+    max_columns: int  # the columns of the largest board: a cell is base + row * max_columns + column
     bottom: bool = False  # `origin: bottom`: rows are numbered from the bottom (cells stay in reading order)
     forward: tuple[int, ...] = ()  # each seat's forward direction (interned: a direction's number)
+    base: int = 0  # the number of its first cell: boards' cells are numbered one board after another
+    span: Any = None  # its declaration
     # Its size for given options is the spec's (lang/boards.py folds it): the backend receives it at run time.
     # A cell's number counts rows as the diagram is drawn, top row first, whatever the origin.
+
+
+@dataclass(slots=True, eq=False)
+class Trigger:
+    """`triggers:`: after a card moves into zone `zone` (shared, or each seat's when `per_player`), `block`
+    runs if `when` holds (None: always)."""
+    name: str
+    zone: int
+    per_player: bool
+    when: X | None
+    block: Block
+    span: Any = None
 
 
 @dataclass(slots=True, eq=False)
@@ -399,10 +446,13 @@ class Teams:
 
 @dataclass(slots=True, eq=False)
 class VarInfo:
-    """One slot of a scope: its start value (interned) and bounds (min, max, clamp)."""
+    """One slot of a scope: its start value (interned) and bounds (min, max, clamp); `start` is None for a
+    cell the options place (a `CellName`'s board and name are then in `cell`)."""
     name: str
-    start: int
+    start: int | None
     bounds: tuple
+    cell: CellName | None = None
+    span: Any = None  # its declaration
 
 
 @dataclass(slots=True)
@@ -435,4 +485,20 @@ class Game:
     skip_if: X | None = None  # `flow.skip_if`: a player it holds for (as `me`) is passed over
     measures: list[X] = field(default_factory=list)  # `measures:`, read when a game has finished
     teams: Teams | None = None  # `game.teams`: a side wins together (and team(), partner() ... read it)
+    triggers: list[Trigger] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+
+
+def walk(x: Any):
+    """Every expression and statement node in `x` (a node, or lists, tuples and dicts of them), depth first."""
+    stack = [x]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif hasattr(n, "__dataclass_fields__"):
+            if isinstance(n, (X, S)):
+                yield n
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("at", "ty"))

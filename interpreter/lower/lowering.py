@@ -2,33 +2,24 @@
 
 Owns the resolution of every checker reference into a typed IR node (ir.py): variable and zone
 slots, interned texts, card-property tables, keyed variables' key maps, cells as numbers, options
-and readings as run-time parameters, the flow as data. What the intermediate form does not express
-yet is reported as `Unsupported`, naming the construct and its file:line:col, never skipped.
+and readings as run-time parameters, the flow as data. It is total: every spec the checker accepts
+lowers. What a backend does not run is that backend's to say (the kernel raises
+`kernel.unsupported.Unsupported`, naming the construct and its file:line:col; the spec then runs
+on the Python engine).
 
-What it deliberately does not do: fold options or readings (they are run-time values here), or
-decide how a backend runs a node.
+What it deliberately does not do: fold options or readings (they are run-time values here; the
+Python engine's compiler folds them for its variant), or decide how a backend runs a node. Both
+backends read what it makes: the kernel a whole `ir.Game` (`lower`), the Python engine's compiler
+each block and expression as it generates it (`lowered`, `lowered_stmts`).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..lang import boards as B, nodes as N
+from ..lang import boards as B, hidden, nodes as N
 from ..lang.kinds import T
 from ..lang.model import Code, Spec
 from . import ir
-
-
-class Unsupported(Exception):
-    """A construct the intermediate form (or a backend reading it) does not cover yet."""
-
-    def __init__(self, construct: str, at: ir.Where | None = None, span: Any = None):
-        self.construct = construct
-        if span is None and at is not None and at[0] is not None:
-            code, pos = at
-            span = code.text.locate(*pos) if pos else code.span
-        self.span = span
-        where = f"{span.path}:{span.line}:{span.col}: " if span is not None else ""
-        super().__init__(f"{where}{construct}")
 
 
 _SCOPES = {"gvar": "global", "pvar": "player", "tvar": "turn"}
@@ -44,16 +35,17 @@ class Lowerer:
         for ct in spec.cards.values():
             self.card_type.extend([ct.name] * ct.ids)
         self.code: Code | None = None
-        if len(spec.boards) > 1:
-            raise Unsupported("a spec with more than one board is not yet on the kernel",
-                              span=next(iter(spec.boards.values())).span)
+        self._late: list | None = None  # in `game`, templates to lower at its end: (node, tree, its Code)
         self.option_index = {n: i for i, n in enumerate(spec.options)}
         self.reading_index = {n: i for i, n in enumerate(spec.ambiguities)}
         for d in B.DIRECTIONS:  # directions first: their numbers index the kernel's step tables
             self.intern(d)
-        self.boards = [ir.Board(b.name, B.largest(b.rows, spec.options, spec.constants),
-                                B.largest(b.columns, spec.options, spec.constants), b.origin == "bottom",
-                                tuple(self.intern(d) for d in b.forward)) for b in spec.boards.values()]
+        self.boards, base = [], 0
+        for b in spec.boards.values():  # each board's cells numbered after the previous board's
+            rows, columns = (B.largest(side, spec.options, spec.constants) for side in (b.rows, b.columns))
+            self.boards.append(ir.Board(b.name, rows, columns, b.origin == "bottom",
+                                        tuple(self.intern(d) for d in b.forward), base, b.span))
+            base += rows * columns
         self.board_index = {b.name: i for i, b in enumerate(spec.boards.values())}
 
     # -- values ------------------------------------------------------------------------------------
@@ -70,25 +62,23 @@ class Lowerer:
             return v
         if isinstance(v, str):
             return self.intern(v)
-        raise Unsupported(f"a value of type {type(v).__name__} ({v!r}) is not yet on the kernel", self.at(None))
+        raise TypeError(f"a value the checker lets through is a number, a boolean or a text, not {v!r}")
 
     def at(self, node: N.Node | None) -> ir.Where:
         return (self.code, node.pos if node is not None else None)
 
-    def no(self, what: str, node: N.Node | None) -> Unsupported:
-        return Unsupported(f"{what} is not yet on the kernel", self.at(node))
-
     # -- the game ----------------------------------------------------------------------------------
     def game(self) -> ir.Game:
+        self._late = []
+        g = self._game()
+        late, self._late = self._late, None
+        for out, t, self.code in late:
+            self._parts(out, t)
+        return g
+
+    def _game(self) -> ir.Game:
         s = self.spec
-        if s.triggers:
-            t = next(iter(s.triggers.values()))
-            raise Unsupported("triggers are not yet on the kernel", span=t.span)
-        for ct in s.cards.values():
-            if ct.count_code is not None or ct.counts is not None or ct.per_seat:
-                pass  # the start position is the reference engine's (the kernel copies it)
-        vars_ = {scope: [ir.VarInfo(v.name, self._start(v), (v.min, v.max, v.clamp)) for v in vs.values()]
-                 for scope, vs in s.vars.items()}
+        vars_ = {scope: [self._varinfo(v) for v in vs.values()] for scope, vs in s.vars.items()}
         options = [(o.name, [self.encode(v) for v in o.values]) for o in s.options.values()]
         readings = [(a.name, list(a.interpretations)) for a in s.ambiguities.values()]
         procs = {n: ir.Procedure(n, [_ptype(t) for t in p.params.values()], self.block(f"procedure {n}", p.do))
@@ -114,7 +104,14 @@ class Lowerer:
             s.n_player_zones, vars_["global"], vars_["player"], vars_["turn"], options, readings, self.boards, procs,
             funcs, self.block("setup", s.setup), first, phases, self.cond(s.end_when), s.end_check == "always",
             self.cond(s.winners), s.vars["player"][s.score].index if s.score else None, turn_order, scratch,
-            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()], self._teams())
+            self.cond(s.skip_if), [self.cond(m.value) for m in s.measures.values()], self._teams(),
+            [self._trigger(t) for t in s.triggers.values()])
+
+    def _trigger(self, t) -> ir.Trigger:
+        z = self.spec.zones[t.zone]
+        name = f"trigger {t.name}"
+        return ir.Trigger(t.name, z.index, z.owner == "player", self.cond(t.when),
+                          self.block(name, t.do) or ir.Block([], t.do.n_locals, name), t.span)
 
     def _teams(self) -> ir.Teams | None:
         t = self.spec.teams
@@ -122,27 +119,28 @@ class Lowerer:
             return None
         return ir.Teams(t.score, {n: t.sides(n) for n in range(self.spec.min_players, self.spec.max_players + 1)})
 
-    def _start(self, v) -> int:
-        if v.type == "cell":  # a cell variable starts at its cell, else at the board's first cell
-            return self.cell_number(v.start, span=v.span) if v.start is not None else 0
-        if v.start is None:
-            return 0
-        return self.encode(v.start)
+    def _varinfo(self, v) -> ir.VarInfo:
+        bounds = (v.min, v.max, v.clamp)
+        if v.type == "cell":  # a cell variable starts at its cell, else at its board's first cell
+            board = self.board_index[v.board] if v.board is not None else 0
+            cell = self.cell(v.start, board, (None, None)) if v.start is not None else None
+            if isinstance(cell, ir.CellName):
+                return ir.VarInfo(v.name, None, bounds, cell, v.span)
+            return ir.VarInfo(v.name, cell.value if cell is not None else self.boards[board].base, bounds,
+                              span=v.span)
+        return ir.VarInfo(v.name, 0 if v.start is None else self.encode(v.start), bounds, span=v.span)
 
-    def cell_number(self, name: str, node: N.Node | None = None, span: Any = None) -> int:
-        """A cell's number from its name (`d4`: column d, row 4), on the one board: its row as drawn (top
-        first) times the columns, plus its column. With `origin: bottom`, row 1 is the last row drawn, which
-        is a number only on a board whose rows no option changes."""
+    def cell(self, name: str, board: int, at: ir.Where) -> ir.Const | ir.CellName:
+        """A cell named `name` (`d4`: column d, row 4) of board `board`: its number, the board's first cell's
+        plus its row as drawn (top first) times the columns, plus its column. With `origin: bottom`, row 1
+        is the last row drawn, a number only on a board whose rows no option changes (else a `CellName`)."""
         column, row = B.COLUMN_NAMES.index(name[0]) + 1, int(name[1:])
-        board = next(iter(self.spec.boards.values()))
-        if board.origin == "bottom":
-            if not isinstance(board.rows, int):
-                what = f"the cell {name} of a board numbered from the bottom whose rows depend on options"
-                if span is not None:  # a start value: the variable's declaration
-                    raise Unsupported(f"{what} is not yet on the kernel", span=span)
-                raise self.no(what, node)
-            row = board.rows + 1 - row
-        return (row - 1) * self.boards[0].max_columns + (column - 1)
+        b = list(self.spec.boards.values())[board]
+        if b.origin == "bottom":
+            if not isinstance(b.rows, int):
+                return ir.CellName(T.CELL, at, board, column, row)
+            row = b.rows + 1 - row
+        return ir.Const(T.CELL, at, self.boards[board].base + (row - 1) * self.boards[board].max_columns + (column - 1))
 
     def turn(self, td) -> ir.Turn:
         actions = []
@@ -154,6 +152,16 @@ class Lowerer:
                 params.append(self.expr(p.ast))
             actions.append(ir.Action(name, self.cond(a.when), params, self.block(f"action {name}", a.do)))
         return ir.Turn(self.block("turn start", td.start), self.block("turn end", td.end), actions)
+
+    def lowered(self, code: Code | None, e: N.Expr) -> ir.X:
+        """One expression of `code` (a backend's own: a condition, a heuristic, a part of one)."""
+        self.code = code
+        return self.expr(e)
+
+    def lowered_stmts(self, code: Code | None, body: list) -> list[ir.S]:
+        """Statements of `code` (a block, or a part of one)."""
+        self.code = code
+        return self.stmts(body)
 
     def cond(self, code: Code | None) -> ir.X | None:
         if code is None or code.ast is None:
@@ -199,32 +207,56 @@ class Lowerer:
         if isinstance(s, N.TurnOrder):
             return ir.TurnOrder(at, s.what, self.expr(s.who) if s.who is not None else None)
         if isinstance(s, N.Say):
-            return ir.Say(at, s.text)
+            return ir.Say(at, self.template(s.text))
         if isinstance(s, N.Reveal):
             key = self.expr(s.target) if not s.rows else None  # one key of a keyed variable
-            return ir.Reveal(at, self.expr(s.owner) if s.owner is not None and key is None else None, key, s.scope,
-                             tuple(s.rows))
+            return ir.Reveal(at, self.opt(s.owner), key, s.scope, tuple(s.rows))
         if isinstance(s, N.If):
             return ir.If(at, [(self.expr(c), self.stmts(b)) for c, b in s.branches],
                          self.stmts(s.orelse) if s.orelse is not None else None)
         if isinstance(s, N.ForEach):
             return ir.ForEach(at, s.slot, self.expr(s.coll), self.stmts(s.body))
         if isinstance(s, N.Repeat):
-            return ir.Repeat(at, self.expr(s.count), self.stmts(s.body))
+            return ir.Repeat(at, self.expr(s.count), self.stmts(s.body), s.slot)
         if isinstance(s, N.While):
             return ir.While(at, self.expr(s.cond), self.stmts(s.body))
         if isinstance(s, N.ChooseOption):
-            opts = [ir.Opt(self.expr(o.cond) if o.cond is not None else None, o.slot if o.var is not None else None,
-                           self.expr(o.coll) if o.var is not None else None, self.stmts(o.body)) for o in s.options]
-            return ir.ChooseOption(at, self.expr(s.by) if s.by is not None else None, opts)
+            opts = [ir.Opt(self.opt(o.cond), o.slot if o.var is not None else None,
+                           self.expr(o.coll) if o.var is not None else None, self.stmts(o.body),
+                           self.template(o.label), self.at(o)) for o in s.options]
+            return ir.ChooseOption(at, self.opt(s.by), opts, self.template(s.prompt))
         if isinstance(s, N.ChooseValue):
-            return ir.ChooseValue(at, s.slot, self.expr(s.source), self.expr(s.by) if s.by is not None else None)
+            return ir.ChooseValue(at, s.slot, self.expr(s.source), self.opt(s.by), self.template(s.prompt))
         if isinstance(s, N.ChooseSubset):
-            return ir.ChooseSubset(at, s.slot, self.expr(s.source), self.expr(s.cond),
-                                   self.expr(s.by) if s.by is not None else None)
+            return ir.ChooseSubset(at, s.slot, self.expr(s.source), self.expr(s.cond), self.opt(s.by),
+                                   self.template(s.prompt))
         if isinstance(s, N.ChooseTogether):
-            return ir.ChooseTogether(at, s.slot, self.expr(s.source), self.expr(s.players), self.stmts(s.body))
-        raise self.no(f"the statement {type(s).__name__}", s)
+            return ir.ChooseTogether(at, s.slot, self.expr(s.source), self.expr(s.players), self.stmts(s.body),
+                                     self.template(s.prompt))
+        raise AssertionError(f"a statement lowering does not know: {type(s).__name__}")
+
+    def opt(self, e: N.Expr | None) -> ir.X | None:
+        return None if e is None else self.expr(e)
+
+    def template(self, t: N.Template | None) -> ir.Template | None:
+        """A text with holes: its texts interned, each hole with the hidden variables it reads."""
+        if t is None:
+            return None
+        out = ir.Template(T.STR, self.at(t), [])
+        if self._late is not None:  # lowered once the rest is (`game`): the texts the kernel reads keep their numbers
+            self._late.append((out, t, self.code))
+        else:
+            self._parts(out, t)
+        return out
+
+    def _parts(self, out: ir.Template, t: N.Template) -> None:
+        for p in t.parts:
+            if isinstance(p, str):
+                out.parts.append(self.intern(p))
+                continue
+            secret = tuple((r.scope, tuple(r.rows), None if r.owner is None else self.expr(r.owner))
+                           for r in hidden.hidden_reads(self.spec, p))
+            out.parts.append(ir.Hole(self.expr(p), secret))
 
     def _vardef(self, target: ir.Var | ir.Keyed):
         if isinstance(target, ir.Var):
@@ -280,8 +312,8 @@ class Lowerer:
         if isinstance(e, N.LetIn):
             return ir.LetIn(ty, at, e.slot, self.expr(e.value), self.expr(e.body))
         if isinstance(e, N.Template):
-            raise self.no("a text with {holes} as a value", e)
-        raise self.no(f"the expression {type(e).__name__}", e)
+            return self.template(e)
+        raise AssertionError(f"an expression lowering does not know: {type(e).__name__}")
 
     def _reading_text(self, x: ir.X, other: ir.X) -> ir.X:
         """`reading.a == "b"`: the text "b" becomes the number of interpretation b of a."""
@@ -294,9 +326,8 @@ class Lowerer:
     def concat(self, e: N.Binary, left: ir.X, right: ir.X) -> ir.Concat:
         """Texts joined: every pair of the values the two sides can have, joined and interned."""
         lefts, rights = self.texts(left), self.texts(right)
-        if not lefts or not rights:
-            raise self.no("texts joined with `+` from a value that is not one of a known few texts", e)
-        table = {(a, b): self.intern(self.strings[a] + self.strings[b]) for a in sorted(lefts) for b in sorted(rights)}
+        table = None if not lefts or not rights else {
+            (a, b): self.intern(self.strings[a] + self.strings[b]) for a in sorted(lefts) for b in sorted(rights)}
         return ir.Concat(T.STR, self.at(e), left, right, table)
 
     def texts(self, x: ir.X) -> set[int] | None:
@@ -311,7 +342,7 @@ class Lowerer:
             a, b = self.texts(x.then), self.texts(x.orelse)
             return None if a is None or b is None else a | b
         if isinstance(x, ir.Concat):
-            return set(x.table.values())
+            return None if x.table is None else set(x.table.values())
         if isinstance(x, (ir.Var, ir.Keyed)):
             vd = self._vardef(x)
             return {self.intern(v) for v in vd.values} if vd.type == "text" and vd.values else None
@@ -340,8 +371,8 @@ class Lowerer:
         if kind == "board":
             return ir.BoardRef(T.BOARD, at, self.board_index[e.ref[1]])
         if kind == "cellname":  # `a8`: the cell itself
-            return ir.Const(T.CELL, at, self.cell_number(e.id, e))
-        raise self.no(f"the name '{e.id}'", e)
+            return self.cell(e.id, self.board_index[e.ref[1]], at)
+        raise AssertionError(f"a name lowering does not know: {kind}")
 
     def attr(self, e: N.Attr) -> ir.X:
         kind = e.ref[0]
@@ -366,33 +397,23 @@ class Lowerer:
             return ir.Prop(T.STR, at, "type", tuple(self.intern(t) for t in self.card_type), obj)
         if kind == "cell":
             return ir.CellPart(T.INT, at, e.name, obj)
-        raise self.no(f"the field '{e.name}'", e)
+        raise AssertionError(f"a field lowering does not know: {kind}")
 
     def keyed(self, e: N.Index) -> ir.X:
         _, scope, name = e.ref
         kv = self.spec.keyed[scope][name]
         key = self.expr(e.key)
         if kv.board is not None:
-            keys: tuple = ("cell",)
+            keys: tuple = ("cell", self.boards[self.board_index[kv.board]].base)
         elif all(isinstance(k, int) and not isinstance(k, bool) for k in kv.keys) and \
                 list(kv.keys) == list(range(kv.keys[0], kv.keys[0] + len(kv.keys))):
             keys = ("range", kv.keys[0], kv.keys[-1])
-        elif all(isinstance(k, str) for k in kv.keys):
-            keys = ("table", {self.intern(k): j for j, k in enumerate(kv.keys)})
-        else:
-            raise self.no("a keyed variable with these keys", e)
+        else:  # texts (interned), or numbers that are not one range
+            keys = ("table", {self.encode(k): j for j, k in enumerate(kv.keys)})
         owner = self.expr(e.obj.obj) if scope == "player" else None
         return ir.Keyed(e.ty, self.at(e), scope, kv.index, key, keys, owner, name)
 
-    _BUILTINS = {"count", "sum", "highest", "lowest", "best", "worst", "top", "bottom", "first", "last", "seat",
-                 "next", "empty", "contains", "max", "min", "abs", "range", "position", "random", "roll", "dice",
-                 "cells", "cell", "on_board", "neighbours", "diagonals", "step", "can_step", "line", "after",
-                 "sorted", "top_sum", "place_points", "forward", "player_roll", "player_dice", "secret_roll",
-                 "secret_dice", "team", "partner", "teammates", "opponents"}
-
     def builtin(self, e: N.Call, name: str) -> ir.X:
-        if name not in self._BUILTINS:
-            raise self.no(f"the builtin {name}()", e)
         args, prop = [], None
         from ..lang.builtins import BUILTINS, PROP
         b = BUILTINS[name]
@@ -401,7 +422,7 @@ class Lowerer:
                 k, key = a.ref
                 if k == "prop":
                     table = tuple(self.encode(self.spec.cards[t].props[key]) for t in self.card_type)
-                    prop = ("prop", table)
+                    prop = ("prop", table, key)
                 else:
                     prop = ("pvar", key)
             else:
@@ -420,5 +441,5 @@ def _codes(spec: Spec):
 
 
 def lower(spec: Spec) -> ir.Game:
-    """The intermediate form of a checked spec; `Unsupported` names the first construct it cannot express."""
+    """The intermediate form of a checked spec."""
     return Lowerer(spec).game()

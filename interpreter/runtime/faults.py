@@ -110,6 +110,8 @@ def locate(game: Game, st: State, agents: dict | None = None, prepare=None, engi
     if again.status is not st.status or probe.at[0] is None:
         return fault
     code, node = probe.marks[probe.at[0]]
+    if not isinstance(node, N.Node):  # a lowered statement: the rule text's statement at its place
+        node = next(n for n in N.walk((node.at[0] or code).ast) if isinstance(n, N.Stmt) and n.pos == node.at[1])
     part = narrow(node, fault.reason)
     fault.span = code.text.locate(*part.pos)
     return fault
