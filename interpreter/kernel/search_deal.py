@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..lang.model import Spec
+from .unsupported import Unsupported
 
 VIS_CODES = {"public": 0, "owner": 1, "side": 2, "nobody": 3}
 # how a hidden value is drawn again: (kind, a, b)
@@ -128,7 +129,7 @@ def secrets_of(spec: Spec, lowerer, gvars: list, pvars: list) -> Secrets:
     return Secrets(vis, draws, texts, sides, ng, secret)
 
 
-def _draw(vd, start: int, lowerer, texts: list[int]) -> tuple[int, int, int]:
+def _draw(vd, start: int | None, lowerer, texts: list[int]) -> tuple[int, int, int]:
     """How a value of `vd` is drawn again (agents/determinize.py's `_drawer`, on the kernel's numbers)."""
     if vd.type == "bool":
         return (DRAW_BOOL, 0, 0)
@@ -140,6 +141,10 @@ def _draw(vd, start: int, lowerer, texts: list[int]) -> tuple[int, int, int]:
         return (DRAW_TEXT, at, len(vd.values))
     if vd.type not in ("text", "cell") and vd.min is not None and vd.max is not None:
         return (DRAW_RANGE, int(vd.min), int(vd.max))
+    if start is None:  # a cell an option places: its start is the start position's, not a constant
+        raise Unsupported(f"a hidden variable (`{vd.name}`) whose start cell an option places, with search agents, "
+                          "is not yet on the kernel",
+                          span=vd.span)
     return (DRAW_START, int(start), 0)
 
 
