@@ -184,7 +184,8 @@ def _deal(st, me):
     shows its owner stays among its owner's places); the pool is in card order first, so the true
     arrangement cannot leak. The hidden values `me` may not read are drawn again first. A greedy sample
     deals the same for every option: the first option's deal is kept (DB: its count, then slots, cards
-    and zones) and the others apply it. A `choose together` in progress redraws the others' picks from
+    and zones) and the others apply it. Cards re-dealt within one zone (a draw pile) only change their
+    order there: their zones and the zone sums stay as they are. A `choose together` in progress redraws the others' picks from
     A_RDR, seeded here from the deal."""
     st[AG + A_RDR] = np.int64(np.uint64(st[AG + A_DEAL]) ^ np.uint64(0x70CE7E4))
     _secrets(st, me)
@@ -192,8 +193,10 @@ def _deal(st, me):
         total = st[DB]
         for j in range(total):
             st[st[DB + 1 + j]] = st[DB + 1 + NC + j]
-            st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
-        _resum(st, me)
+        if total and st[DB + 1 + 2 * NC] != st[DB + 2 * NC + total]:
+            for j in range(total):
+                st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
+            _resum(st, me)
         return
     total = 0
     for z in range(NZ):
@@ -241,8 +244,10 @@ def _deal(st, me):
                     m += 1
     for j in range(total):
         st[st[DB + 1 + j]] = cards[j]
-        st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
-    _resum(st, me)
+    if st[DB + 1 + 2 * NC] != st[DB + 2 * NC + total]:  # the cards changed zones (the pool is in zone order)
+        for j in range(total):
+            st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
+        _resum(st, me)
 
 
 @njit(cache=True)
