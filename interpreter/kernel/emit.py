@@ -1058,8 +1058,10 @@ class Emitter:
         self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
         self.line(f"{src} = {self.arr(s.source)}.copy()")
         self.ask(f"{src}.shape[0]")
+        self.before_together_pick(who, k)
         self.line(f"{i} = _pick(st, {src}.shape[0])")
         self.line(f"{picks}[{k}] = {src}[{i}]")
+        self.after_together_pick(s, who, picks, k)
         self.depth -= 1
         self.line(f"for {k} in range({who}.shape[0]):")
         self.depth += 1
@@ -1067,6 +1069,13 @@ class Emitter:
         self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{picks}[{k}]")
         self.block(s.body)
         self.depth -= 1
+
+    def before_together_pick(self, who: str, k: str) -> None:
+        """Hook before a `choose together` pick of player `who[k]` (the search kernel's: it is sealed)."""
+
+    def after_together_pick(self, s: ir.ChooseTogether, who: str, picks: str, k: str) -> None:
+        """Hook after it, with the picks so far in `picks` (the search kernel's: a resumed copy redraws
+        the others')."""
 
     # -- functions ---------------------------------------------------------------------------------
     def function_def(self, name: str, head: str, body: Any, expr: bool = False) -> None:

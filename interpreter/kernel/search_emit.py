@@ -134,27 +134,17 @@ class SearchEmitter(Emitter):
         self._secret = True
         super().s_ChooseSubset(s)
 
-    def s_ChooseTogether(self, s: ir.ChooseTogether) -> None:
-        """emit.py's loop (each player picks in turn, then the body runs once per player), each pick sealed
-        (no kept mcts tree follows it). A search's copy resumed at a pick of this loop does not know the
-        picks made before it: each one of another seat is drawn again among that seat's options in the
-        re-dealt position (agents/determinize.py's `_redraw_hidden_choices`)."""
-        who, picks, k, i, src = self.tmp("s"), self.tmp("a"), self.tmp("k"), self.tmp("i"), self.tmp("s")
-        j, other = self.tmp("j"), self.tmp("s")
-        AG = self.AG
-        self.line(f"{who} = {self.arr(s.players)}.copy()")
-        self.line(f"if _spend(st, {who}.shape[0]) != 0:")
-        self.line("    return 3")
-        self.line(f"{picks} = np.empty({who}.shape[0], np.int64)")
-        self.line(f"for {k} in range({who}.shape[0]):")
-        self.depth += 1
-        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
-        self.line(f"{src} = {self.arr(s.source)}.copy()")
-        self.ask(f"{src}.shape[0]")
-        super().line(f"st[{AG + A_TOG}] = 1")
+    def before_together_pick(self, who: str, k: str) -> None:
+        """In emit.py's `choose together` loop (each player picks in turn, then the body runs once per
+        player), each pick sealed (no kept mcts tree follows it). A search's copy resumed at a pick of this
+        loop does not know the picks made before it: `after_together_pick` draws each one of another seat
+        again among that seat's options in the re-dealt position (agents/determinize.py's
+        `_redraw_hidden_choices`)."""
+        super().line(f"st[{self.AG + A_TOG}] = 1")
         self._who, self._who_in_play, self._site, self._secret = f"{who}[{k}]", False, 2, True
-        self.line(f"{i} = _pick(st, {src}.shape[0])")
-        self.line(f"{picks}[{k}] = {src}[{i}]")
+
+    def after_together_pick(self, s: ir.ChooseTogether, who: str, picks: str, k: str) -> None:
+        j, other, AG = self.tmp("j"), self.tmp("s"), self.AG
         self.line(f"if st[{AG + A_TOG}] == 2:")
         self.depth += 1
         self.line(f"for {j} in range({k}):")
@@ -166,13 +156,6 @@ class SearchEmitter(Emitter):
         self.line(f"    {picks}[{j}] = {other}[_below(st, {AG + A_RDR}, {other}.shape[0])]")
         self.depth -= 3
         self.line(f"st[{AG + A_TOG}] = 0")
-        self.depth -= 1
-        self.line(f"for {k} in range({who}.shape[0]):")
-        self.depth += 1
-        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
-        self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{picks}[{k}]")
-        self.block(s.body)
-        self.depth -= 1
 
     # -- who may read a hidden variable (search_deal.py): `reveal` shows it, a change hides it again --------
     def s_Reveal(self, s: ir.Reveal) -> None:
