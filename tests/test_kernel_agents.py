@@ -120,7 +120,8 @@ GREEDY = [
     ("games/stun.yaml", 4, 600, 60),
     ("games/no_thanks.yaml", 4, 600, 60),
     ("games/love_letter.yaml", 3, 600, 60),
-] + ([("games/first-in-flight.yaml", 3, 400, 40), ("games/uno.yaml", 3, 400, 40)] if ALL else [])
+] + ([("games/first-in-flight.yaml", 3, 400, 40), ("games/first-in-flight-stunt-pack.yaml", 3, 400, 40),
+       ("games/stunt-academy.yaml", 3, 400, 40), ("games/uno.yaml", 3, 400, 40)] if ALL else [])
 
 
 def _on_the_kernel(game, agents) -> None:
