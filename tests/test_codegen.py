@@ -206,7 +206,7 @@ def test_an_action_that_cannot_pause_runs_without_a_frame_and_its_errors_still_n
     text = edit(minimal_text(), "      me.score += total_of(me)\n", "      me.score += total_of(me)\n"
                 "      move top(discard) to deck\n")
     game = load_game(write(tmp_path, text))
-    stop = next(prog for name, *_, prog in game._turns[id(game.spec.turn)].actions if name == "stop")
+    stop = next(prog for name, *_, prog in game._turns[game.ir.phases[0].turn.index].actions if name == "stop")
     assert stop.plain is not None
     for seed in range(20):  # some game stops while the discard pile is still empty
         st = play(game, 2, seed)

@@ -222,12 +222,16 @@ class PyGen(FlowGen, ExprGen, StmtGen):
 
     def condition(self, code: Any) -> Callable | None:
         """A piece of rule code outside a program (a condition, a measure, an example's `expect`, a heuristic)
-        as a function `f(st, L)`, positions and coverage counted against it; None when there is none."""
+        as a function `f(st, L)`, positions and coverage counted against it; None when there is none. `code`
+        is its `Code`, or a condition of the lowered game (`ir.X`, its `Code` at `at[0]`)."""
+        x = code if isinstance(code, ir.X) else None
+        if x is not None:
+            code = x.at[0]
         if code is None or code.ast is None:
             return None
         self.codes.append(code)
-        try:
-            return self.expression(code.ast)
+        try:  # locate mode marks the rule text itself (the one a fault names)
+            return self.expression(code.ast if x is None or self.locate else x)
         finally:
             self.codes.pop()
 

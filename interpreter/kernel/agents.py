@@ -88,7 +88,7 @@ class SearchKernel:
         mp = spec.max_players
         from ..compile.interchange import Interchange
         em = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
-                           Interchange(spec, g.card_type))
+                           Interchange(g))
         self.source = em.module()
         self.layout = em.Y
         self._module = None
