@@ -7,9 +7,11 @@ the interpreter evaluates rule text with (`expression`, `collection`,
 It reads the lowered form, the one the kernel (interpreter/kernel) reads
 too: lowering resolved every name once (variable slots, zones, card
 properties, keyed variables, cells, options and readings), so the generator
-only decides how to run each node. What it is handed from the checked tree
-(a condition, a block, a part of a condition from the lab) it lowers first
-(`ir_of`; the compiler's `lowered_block`). Its parts, one module each:
+only decides how to run each node. A condition of the lowered game it is
+handed as it is (`condition(x)`, its rule text at `x.at[0]`); what it is
+handed from the checked tree (a condition, a block, a part of a condition
+from the lab) it takes lowered from the compiler, the game's own where the
+game holds it (`ir_of`; the compiler's `lowered_block`). Its parts, one module each:
 expressions.py (expressions), statements.py (statements without
 decisions), flow.py (programs that hold decisions, and the game's turn
 cycle); support.py holds what the generated code calls as it runs,

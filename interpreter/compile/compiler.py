@@ -1,9 +1,14 @@
 """Compile: what drives compiling a checked spec into the functions the engine runs.
 
-Owns the `Compiler`: the lowered form the generator reads (its `Lowerer`,
-lower/lowering.py: each block and function lowered once), the tables
-generated code reads (card properties by id, card types, kept zone sums,
-boards, keyed variables' slots by key), constant folding (`const`, on the
+Owns the `Compiler`: the lowered form the generator reads (`ir`, the
+whole game lowered once by its `Lowerer`, lower/lowering.py, as the kernel
+lowers it; `lowered` gives each block's and condition's lowered form, the
+game's own, and lowers once what the game does not hold: an example's
+`expect`, a heuristic), the zones whose cards are interchangeable
+(interchange.py, from `ir`), the tables generated code reads (card
+properties by id, card types, kept zone sums, boards, keyed variables'
+slots by key: the Python engine's own values, looked up in the spec model
+by the name a lowered node carries), constant folding (`const`, on the
 lowered form: options and ambiguity readings are fixed for a compiled game,
 so `option.x` and `reading.x == "y"` fold and untaken branches are never
 emitted), which procedures can pause or call themselves, and filling each
@@ -79,10 +84,10 @@ class Compiler:
         self.procs: dict[str, Program] = {n: Program(f"procedure {n}", p.do) for n, p in spec.procedures.items()}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
         self.boards = boards.boards_for(spec, options)  # each board's cells, sized for these options
-        self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
+        self.triggers: dict[tuple, list] = {}  # (zone owner, zone index) -> [(when, program)]
         # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
         # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
-        self.turn_order = spec.skip_if is not None or any(isinstance(n, ir.TurnOrder) for n in ir.walk(rules))
+        self.turn_order = self.ir.turn_order
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
         self.recursive = self._recursive_procedures()
@@ -91,11 +96,10 @@ class Compiler:
     def compile_all(self) -> None:
         for name, pr in self.spec.procedures.items():
             self.fill(self.procs[name], pr.do)
-        for name, tr in self.spec.triggers.items():
-            prog = self.program(f"trigger {name}", tr.do)
-            when = self.gen.expression(tr.when.ast) if tr.when else None
-            z = self.spec.zones[tr.zone]
-            self.triggers.setdefault((z.owner, z.index), []).append((when, prog))
+        for t in self.ir.triggers:
+            prog = self.program(f"trigger {t.name}", t.block.code)
+            when = self.gen.expression(t.when) if t.when is not None else None
+            self.triggers.setdefault(("player" if t.per_player else "shared", t.zone), []).append((when, prog))
 
     def program(self, name: str, code: Code | None) -> Program:
         prog = Program(name, code)

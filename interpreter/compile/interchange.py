@@ -8,7 +8,12 @@ from CARDS` and `choose subset cards of CARDS`:
 - two cards are interchangeable when they are of the same card type and lie
   in the same zone, and that zone's order is never read by a rule (no `top`,
   `bottom`, `first`, `last`, `position` or `after` of it, and no `for each`
-  over it): in such a zone the cards are a heap, not a sequence;
+  over it): in such a zone the cards are a heap, not a sequence. The rules
+  are those of the lowered game (lower/ir.py: its blocks, conditions,
+  functions, triggers and invariants, not its measures), so both backends
+  (the Python engine's compiler and the kernel) take the answer from the
+  one intermediate form; an action no turn offers is in no lowered game and
+  reads nothing;
 - a value choice keeps the first card of each interchangeable kind, in the
   source's order; a subset choice keeps the first subset of each multiset of
   kinds (subsets are listed smallest first, in the source's order).

@@ -9,8 +9,10 @@ on the Python engine).
 
 What it deliberately does not do: fold options or readings (they are run-time values here; the
 Python engine's compiler folds them for its variant), or decide how a backend runs a node. Both
-backends read what it makes: the kernel a whole `ir.Game` (`lower`), the Python engine's compiler
-each block and expression as it generates it (`lowered`, `lowered_stmts`).
+backends read a whole `ir.Game`: the kernel (`lower`) and the Python engine (its compiler's
+`Lowerer.game()`: the engine's flow, the generated code and the interchangeable cards come from it);
+`lowered` and `lowered_stmts` lower what a game does not hold (an example's `expect`, a heuristic,
+the lab's parts of conditions).
 """
 from __future__ import annotations
 

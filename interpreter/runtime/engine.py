@@ -1,10 +1,16 @@
 """The runtime: a compiled `Game` and the `State` of one game being played.
 
-Owns `Game` (the flow program built from the spec's flow section: setup,
-phases, turns, the action decision, end of turn, end of game; new games and
-resumed ones) and `State`: the state of one game (zones as lists of card
-ids, variables, the seeded RNG, the call stack of paused programs, the
-pending decision), clone, save/resume, per-player views. `State` is told in
+Owns `Game` (the flow program: setup, first player, phases and their
+rounds, `while`/`until`, phase start and end, turns, the action decision,
+end of turn, end of game, winners, `skip_if`; new games and resumed ones)
+and `State`. The flow's structure and conditions are read from the lowered
+game (`ir.Game`, lower/ir.py, the compiler's: the one the kernel reads too);
+the spec model gives only what is shown or where a game starts: names and
+labels (an action's label and its parameters' names), zones, cards, the
+variables' start values and visibility. `State` is the state of one game
+(zones as lists of card ids, variables, the seeded RNG, the call stack of
+paused programs, the pending decision), clone, save/resume, per-player
+views. `State` is told in
 parts, one module each: decisions.py (asking, labelling and taking a
 decision), turns.py (the run loop, the step budget, turns and the end of the
 game), moves.py (cards moving, shuffles, chance, triggers), telling.py
@@ -52,6 +58,7 @@ class Game:
             `given:` and chance scripts name cards).
         card_label: per card id, its label (`2 of clubs`: how narration, logs, `view()` and option
             labels show cards).
+        ir: the lowered game (lower/ir.py) the flow and the generated code are built from.
     """
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
