@@ -25,6 +25,7 @@ batch's CPU time (random seats included, so they are a floor), the Python row's 
 
     python benchmarks/agents.py --targets            # greedy everywhere in 4p STUN; mcts in 2p STUN, 3p Stunt Academy
     python benchmarks/agents.py --targets --only cautious,time   # cautious (4p STUN, 3p Love Letter); mcts:time=
+    python benchmarks/agents.py --targets --only secrets  # greedy in Liar's Dice (hidden dice), mcts in Goofspiel
 
 The time-budget rows (`time`): `mcts:time=20ms` on both engines (iterations/s and win share: a timed
 agent is as strong as the iterations its engine fits in the time, so the kernel's is the stronger), and
@@ -160,9 +161,10 @@ def kernel_match(path: str, players: int, agent: str, games: int, seed: int, eve
         used += k
         decisions += int(rows[:, 2].sum())
         finished += int((rows[:, 0] == 1).sum())
+        me = 0 if every_seat else seat  # every seat the same agent: seat 0's share, as python_every_seat's
         for r in rows:
             w = r[7:7 + players]
-            if w[seat] and w.sum():
+            if w[me] and w.sum():
                 wins += 1.0 / w.sum()
     lo, hi = wilson(wins, games)
     return {"spec": path, "players": players, "agent": agent, "engine": "kernel", "games": games, "seed": seed,
@@ -198,12 +200,13 @@ def _print_row(label: str, r: dict, rate_key: str = "decisions_per_second") -> N
           flush=True)
 
 
-def _every_seat(agent: str, games: int, py_games: int, seed: int, out: list, goal: str = "") -> None:
-    """`agent` in every seat of 4-player STUN on both engines: decisions/s of whole games, seat 0's share."""
-    r_k = kernel_match("games/stun.yaml", 4, agent, games, seed, every_seat=True)
-    r_p = python_every_seat("games/stun.yaml", 4, agent, py_games, seed)
-    _print_row(f"{agent} x4, 4p STUN [kernel] seat 0", r_k)
-    _print_row(f"{agent} x4, 4p STUN [python] seat 0", r_p)
+def _every_seat(agent: str, games: int, py_games: int, seed: int, out: list, goal: str = "",
+                path: str = "games/stun.yaml", players: int = 4, name: str = "STUN") -> None:
+    """`agent` in every seat (of 4-player STUN) on both engines: decisions/s of whole games, seat 0's share."""
+    r_k = kernel_match(path, players, agent, games, seed, every_seat=True)
+    r_p = python_every_seat(path, players, agent, py_games, seed)
+    _print_row(f"{agent} x{players}, {players}p {name} [kernel] seat 0", r_k)
+    _print_row(f"{agent} x{players}, {players}p {name} [python] seat 0", r_p)
     print(f"{'  ratio' + goal:<34} {r_k['decisions_per_second'] / r_p['decisions_per_second']:>48.1f}x")
     out += [r_k, r_p]
 
@@ -225,7 +228,7 @@ def _both(path: str, players: int, agent: str, k_games: int, p_games: int, seed:
 
 def targets(games: int, seed: int, out: list, only: set[str] | None = None) -> None:
     """Issue 24's targets, each kernel against Python engine in one run (`only`: of greedy, mcts, cautious,
-    time)."""
+    time, secrets)."""
     print(f"\n{'target':<34} {'win share':>9}  {'95% CI':<15} {'games':>6} {'decisions/s':>12} {'iter/s':>10}")
     py_games = max(20, games // 10)
     if only is None or "greedy" in only:
@@ -244,6 +247,10 @@ def targets(games: int, seed: int, out: list, only: set[str] | None = None) -> N
             print(f"{'  the clock check costs':<34} "
                   f"{100 * (1 - timed['iterations_per_second'] / plain['iterations_per_second']):>58.1f}%")
             out += [plain, timed]
+    if only is None or "secrets" in only:  # hidden variables (Liar's Dice's dice), sealed picks (Goofspiel)
+        _every_seat("greedy", games * 5, py_games * 5, seed, out, "", "games/liars_dice.yaml", 2, "Liar's Dice")
+        _both("games/liars_dice.yaml", 2, "greedy", games * 5, py_games * 10, seed, out)
+        _both("games/goofspiel.yaml", 2, "mcts:50", games, py_games, seed, out)
     if only is not None and "mcts" not in only:
         return
     for path, players in (("games/stun.yaml", 2), ("games/stunt-academy.yaml", 3)):
@@ -271,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", dest="json_path", help="also write every result to this file")
     ap.add_argument("--engines", default="kernel,python", help="engines each matchup is measured on")
     ap.add_argument("--targets", action="store_true", help="only issue 24's speed targets (see above)")
-    ap.add_argument("--only", default="", help="with --targets: which of greedy,mcts,cautious,time (default: all)")
+    ap.add_argument("--only", default="", help="with --targets: which of greedy,mcts,cautious,time,secrets "
+                    "(default: all)")
     args = ap.parse_args(argv)
     if args.targets:
         out: list = []

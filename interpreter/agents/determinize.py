@@ -31,6 +31,8 @@ what the variable can hold: a number from its `min` to its `max` (a die declared
 a text among its `values`, a seat, a truth value. A number without both bounds cannot be guessed and
 is set to its start value, never left at the true one.
 
+The search kernel mirrors all of this natively (kernel/search_deal.py): a change here is a change there.
+
 What it deliberately does not model: what a player remembers of cards that
 went out of sight (a card seen in the row and later discarded face down is
 re-dealt like any unseen card), and card ids held in the locals of a paused

@@ -7,6 +7,8 @@ search_emit.py's module, built and cached as the random kernel is) and its batch
 re-dealt positions for every option, its own turn played out at random with common uniforms, the same
 early stop and the same judging), from its own random streams, so its games are not the Python agent's
 game for game, only as strong (tests/test_kernel_agents.py compares win shares with their intervals).
+What a seat may not know (hidden cards, hidden variables, the others' sealed picks of a `choose together`)
+is drawn again in every search copy, as the Python determinizer does (search_deal.py).
 `cautious` is the kernel's greedy judged by the worst case, as the Python one is the Python greedy so
 judged; `mcts:time=...` reads the wall clock every 8 iterations (so a game with it depends on the
 machine's speed, as on the Python engine: its record still replays in the reference engine).
@@ -22,6 +24,7 @@ from ..runtime.engine import Game
 from ..runtime.seeds import game_seed
 from . import layout as Y
 from .build import load_module
+from .search_deal import home_seats, secrets_of, unseen_zones
 from .search_emit import SearchEmitter
 
 KERNEL_AGENTS = {"random": 0, "greedy": 1, "mcts": 2, "cautious": 3, "first": 4, "last": 5}
@@ -76,11 +79,6 @@ class SearchKernel:
         from .run import kernel_for
         self.spec = spec
         self.base = kernel_for(spec)  # start positions and parameters: the same layout
-        for scope in ("global", "player"):
-            for vd in spec.vars[scope].values():
-                if getattr(vd, "visible", "public") != "public":  # its determinization would leak the value
-                    raise Unsupported(f"a hidden variable (`{vd.name}`, `visible: {vd.visible}`) with search agents "
-                                      "is not yet on the kernel", span=getattr(vd, "span", None))
         lw = Lowerer(spec)
         g = lw.game()
         h = spec.heuristic
@@ -88,7 +86,7 @@ class SearchKernel:
         mp = spec.max_players
         from ..compile.interchange import Interchange
         em = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
-                           Interchange(g))
+                           secrets_of(spec, lw, g.gvars, g.pvars), Interchange(g))
         self.source = em.module()
         self.layout = em.Y
         self._module = None
@@ -205,27 +203,3 @@ class SearchKernel:
             out.append(("finished", winners, r[1], r[2], scores, None, seed, tuple(r[m0:m1])))
         return out, hits
 
-
-def unseen_zones(spec: Spec, player: int) -> list[int]:
-    """Kernel zone ids whose cards `player` cannot see (as agents/determinize.py's, for every seat there is)."""
-    shared = {z.index: z.visibility for z in spec.zones.values() if z.owner == "shared"}
-    own = {z.index: z.visibility for z in spec.zones.values() if z.owner == "player"}
-    out = [z for z in range(spec.n_shared) if shared[z] == "hidden"]
-    for seat in range(spec.max_players):
-        for k in range(spec.n_player_zones):
-            vis = own[k]
-            if vis == "hidden" or vis == "owner" and seat != player:
-                out.append(spec.n_shared + seat * spec.n_player_zones + k)
-    return out
-
-
-def home_seats(spec: Spec) -> list[int]:
-    """Per card id, the seat whose own card it is, -1 for nobody's (as agents/determinize.py's)."""
-    homes: list[int] = []
-    for ct in spec.cards.values():
-        if ct.per_seat:
-            block = ct.ids // max(spec.max_players, 1)
-            homes += [k // block for k in range(ct.ids)]
-        else:
-            homes += [-1] * ct.ids
-    return homes or [-1]

@@ -768,7 +768,11 @@ class Emitter:
             else:
                 self.line(f"    return _stop(st, 11)")
         self.line(f"st[{slot}] = {nv}")
+        self.stored(t, slot)
         self.guard()
+
+    def stored(self, target: ir.X, slot: str) -> None:
+        """After a variable's new value is stored at `slot` (a hook: the search kernel keeps who may read it)."""
 
     def s_Call(self, s: ir.Call) -> None:
         p = self.g.procedures[s.proc]

@@ -14,11 +14,12 @@ overriding the emitter rather than copying it:
 A decision is resumed, in the real game or in a search's copy, by copying the snapshot into the array and
 replaying the prefix (the snapshot keeps the true chance stream, so the same draws happen) up to the
 decision: that also rebuilds the locals of a rule paused at a `choose` inside an action. There, a copy is
-determinized (`_deal`: the cards its seat cannot see are pooled in card order and re-dealt among the
-zones they lie in, each zone keeping its size and, for cards that show their owner, their owner's
-places; its chance is re-seeded from the agent's stream), so nothing the seat cannot see survives the
-decision. What the Python determinizer does not model, this does not either (card ids held in the
-locals of a paused rule).
+determinized (search_deal.py: the cards its seat cannot see re-dealt, the hidden values it may not read
+drawn again, the others' sealed picks of a `choose together` redrawn; its chance is re-seeded from the
+agent's stream), so nothing the seat cannot see survives the decision. For that this generator keeps who
+may read each variable (a `reveal` sets its flag, a new value clears it) and writes the `choose together`
+loop that redraws. What the Python determinizer does not model, this does not either (card ids held in
+the locals of a paused rule).
 
 The agents' part of the array (`AG`, between the work space and the records) holds the control slots,
 the prefix and the snapshot. Only the generator's own text goes into the source, as in emit.py.
@@ -36,6 +37,7 @@ from ..lower import ir
 from . import layout as Y
 from ..lang.limits import MAX_OPTIONS
 from .emit import Emitter, _DRIVER
+from .search_deal import _DEAL_RUNTIME, Secrets
 from .search_prelude import _AGENT_DRIVER, _AGENT_RUNTIME
 from .unsupported import Unsupported
 
@@ -44,13 +46,15 @@ from .unsupported import Unsupported
  A_DEAL, A_SEED, A_SNAPK, A_SAVECC, A_HALT, A_NOPT, A_LEFT, A_PLAYED, A_SITE, A_NODE, A_NN, A_NPATH, A_CAP,
  A_JUDGED, A_LIMIT, A_MAXP, A_TIED, A_TAU, A_C, A_DEPTH, A_DCACHE, A_KEEPDEAL, A_NMOV, A_OWNER, A_ROOT,
  A_SECRET) = range(40)
-MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether a card shows), for mcts's kept tree
+MOVES_KEPT = 4096  # the real game's last moves (chooser, key, whether others may not see it), for mcts's kept tree
 TIMED_NODES = 1 << 20  # nodes at most in the tree of an mcts search with a time budget (a full tree stops it)
 A_BEGUN = 40  # the turn the current round of a phase without `until` began at (flow state, as PH and RND)
+A_TOG = 41  # 1 at a `choose together` pick; 2 once a copy resumed there (its loop redraws the others' picks)
 A_REW = 42  # a judged playout's reward per seat (fixed point, REWARD_ONE = 1.0)
 NODE = 8  # an MCTS node: key, chooser, visits, availability, reward (fixed point), first child, next sibling
 A_KIND = 56  # per seat: 0 random, 1 a search agent (the real game pauses at its decisions)
 A_ARNG = 72  # per seat: the search agent's own random stream
+A_RDR = 88  # the stream a `choose together`'s redrawn picks come from (search_deal.py's `_deal` seeds it)
 A_US = 96  # greedy's follow-up uniforms (FOLLOW_UP of them), as 53-bit integers
 FOLLOW_UP = 12
 A_PRE = 128
@@ -65,9 +69,10 @@ class SearchEmitter(Emitter):
     """emit.Emitter with resumable decisions and the agents' part of the array (see the module docstring)."""
 
     def __init__(self, g: ir.Game, heuristic: ir.X | None, unseen: list[list[int]], homes: list[int],
-                 interchange: Any = None):
+                 secrets: Secrets, interchange: Any = None):
         super().__init__(g, interchange)
         self.heuristic = heuristic
+        self.secrets = secrets
         self.unseen = unseen
         self.homes = homes
         self.AG = self.RCH
@@ -77,7 +82,10 @@ class SearchEmitter(Emitter):
         self.ch = self.wts + self.npvw  # the tree's children of a decision's options (scratch)
         self.db = self.ch + MAX_OPTIONS + 2  # a greedy sample's deal, kept for its other options
         self.mv = self.db + 1 + 3 * self.Y.n_cards  # mcts: per seat its last move's number, then the moves
-        self.RCH = self.mv + self.Y.max_players + 3 * MOVES_KEPT
+        self.nsh = len(secrets.vis)  # per variable slot (from GV), whether a `reveal` showed it: now, at the snapshot
+        self.sh = self.mv + self.Y.max_players + 3 * MOVES_KEPT
+        self.shs = self.sh + self.nsh
+        self.RCH = self.shs + self.nsh
         self._who: str | None = None
         self._who_in_play = False
         self._site = 0
@@ -126,8 +134,72 @@ class SearchEmitter(Emitter):
         self._secret = True
         super().s_ChooseSubset(s)
 
-    def s_ChooseTogether(self, s: ir.S) -> None:
-        raise self.no("`choose together` (simultaneous choices) with search agents", s)
+    def s_ChooseTogether(self, s: ir.ChooseTogether) -> None:
+        """emit.py's loop (each player picks in turn, then the body runs once per player), each pick sealed
+        (no kept mcts tree follows it). A search's copy resumed at a pick of this loop does not know the
+        picks made before it: each one of another seat is drawn again among that seat's options in the
+        re-dealt position (agents/determinize.py's `_redraw_hidden_choices`)."""
+        who, picks, k, i, src = self.tmp("s"), self.tmp("a"), self.tmp("k"), self.tmp("i"), self.tmp("s")
+        j, other = self.tmp("j"), self.tmp("s")
+        AG = self.AG
+        self.line(f"{who} = {self.arr(s.players)}.copy()")
+        self.line(f"if _spend(st, {who}.shape[0]) != 0:")
+        self.line("    return 3")
+        self.line(f"{picks} = np.empty({who}.shape[0], np.int64)")
+        self.line(f"for {k} in range({who}.shape[0]):")
+        self.depth += 1
+        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
+        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.ask(f"{src}.shape[0]")
+        super().line(f"st[{AG + A_TOG}] = 1")
+        self._who, self._who_in_play, self._site, self._secret = f"{who}[{k}]", False, 2, True
+        self.line(f"{i} = _pick(st, {src}.shape[0])")
+        self.line(f"{picks}[{k}] = {src}[{i}]")
+        self.line(f"if st[{AG + A_TOG}] == 2:")
+        self.depth += 1
+        self.line(f"for {j} in range({k}):")
+        self.line(f"    if {who}[{j}] != st[{AG + A_ME}]:")
+        self.depth += 2
+        self.bind(s.slot + 1, T.PLAYER, f"{who}[{j}]")
+        self.line(f"{other} = {self.arr(s.source)}.copy()")
+        self.line(f"if {other}.shape[0] > 0:")
+        self.line(f"    {picks}[{j}] = {other}[_below(st, {AG + A_RDR}, {other}.shape[0])]")
+        self.depth -= 3
+        self.line(f"st[{AG + A_TOG}] = 0")
+        self.depth -= 1
+        self.line(f"for {k} in range({who}.shape[0]):")
+        self.depth += 1
+        self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
+        self.bind(s.slot, ELEMENT.get(s.source.ty, T.INT), f"{picks}[{k}]")
+        self.block(s.body)
+        self.depth -= 1
+
+    # -- who may read a hidden variable (search_deal.py): `reveal` shows it, a change hides it again --------
+    def s_Reveal(self, s: ir.Reveal) -> None:
+        Yl, sh = self.Y, self.sh
+        if isinstance(s.key, ir.Keyed):
+            slot = self.tmp("i")
+            self.line(f"{slot} = {self.keyed_slot(s.key)}")
+            self.line(f"st[{sh - Yl.gv} + {slot}] = 1")
+        elif s.scope == "global":
+            for row in s.rows:
+                self.line(f"st[{sh + row}] = 1")
+        elif s.owner is not None:
+            o = self.scalar(s.owner)
+            self.line(f"if 0 <= {o} < {Yl.max_players}:")
+            for row in s.rows:
+                self.line(f"    st[{sh + self.secrets.n_global + row * Yl.max_players} + {o}] = 1")
+        self.guard()
+
+    def stored(self, target: ir.X, slot: str) -> None:
+        if isinstance(target, ir.Var):
+            scope, row = target.scope, target.index
+        elif isinstance(target, ir.Keyed):
+            scope, row = target.scope, target.base
+        else:
+            return
+        if self.secrets.hidden(scope, row):
+            self.line(f"st[{self.sh - self.Y.gv} + {slot}] = 0")
 
     def decide(self, turn: ir.Turn, call_block) -> None:
         super().line("_snap(st, 1)")
@@ -187,6 +259,12 @@ class SearchEmitter(Emitter):
         self.defs.append("@njit(cache=True)\ndef play(st):\n" + "\n".join(produced) + "\n")
 
     # -- the module ----------------------------------------------------------------------------------
+    def _unseen_action(self, a: ir.Action) -> bool:
+        """Whether another seat may not see this action chosen (it shows a card, or is `secret: true`): a kept
+        mcts tree does not follow it (agents/search.py's `_seen_by`)."""
+        return a.name in self.secrets.secret_actions or any(
+            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in a.params)
+
     def module(self) -> str:
         if self.heuristic is not None:
             try:
@@ -203,9 +281,8 @@ class SearchEmitter(Emitter):
         most = max([len(ph.turn.actions) for ph in self.g.phases] + [1])
         npar = ", ".join(str(len(ph.turn.actions[a].params) if a < len(ph.turn.actions) else 0)
                          for ph in self.g.phases for a in range(most)) or "0"
-        ncard = ", ".join(str(int(a < len(ph.turn.actions) and any(
-            (p.ty if p.ty not in _LISTS else ELEMENT[p.ty]) is T.CARD for p in ph.turn.actions[a].params)))
-            for ph in self.g.phases for a in range(most)) or "0"
+        unseen_move = ", ".join(str(int(a < len(ph.turn.actions) and self._unseen_action(ph.turn.actions[a])))
+                                for ph in self.g.phases for a in range(most)) or "0"
         consts = "\n".join([
             f"AG = {self.AG}",
             f"WK = {self.WK}",
@@ -225,10 +302,12 @@ class SearchEmitter(Emitter):
                 ("MAXOPT", MAX_OPTIONS), ("DB", self.db), ("A_DCACHE", A_DCACHE), ("A_KEEPDEAL", A_KEEPDEAL),
                 ("HOMES", int(any(h >= 0 for h in self.homes))), ("MV", self.mv), ("MOVES_KEPT", MOVES_KEPT),
                 ("A_NMOV", A_NMOV), ("A_OWNER", A_OWNER), ("A_ROOT", A_ROOT), ("A_SECRET", A_SECRET),
-                ("TIMED_NODES", TIMED_NODES))),
+                ("TIMED_NODES", TIMED_NODES), ("A_TOG", A_TOG), ("A_RDR", A_RDR), ("GV", Yl.gv), ("SH", self.sh),
+                ("SHS", self.shs))),
+            self.secrets.constants(),
             "REWARD_ONE = 1073741824.0",
             f"NPAR = np.array([{npar}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
-            f"NCARD = np.array([{ncard}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
+            f"UNSEEN_MOVE = np.array([{unseen_move}], dtype=np.int64).reshape({len(self.g.phases)}, {most})",
             "WINV = 1000000.0",
             f"UNSEEN = np.array([{unseen}], dtype=np.int64).reshape({len(self.unseen)}, {nz})",
             f"HOME = np.array([{homes}], dtype=np.int64)",
@@ -236,7 +315,7 @@ class SearchEmitter(Emitter):
         if self.heuristic is None:
             consts += "\n\n@njit(cache=True)\ndef HV(st):\n    return 0\n"
         text = text.replace(_DRIVER, "")
-        return text + "\n" + consts + "\n" + _AGENT_RUNTIME + _AGENT_DRIVER
+        return text + "\n" + consts + "\n" + _DEAL_RUNTIME + _AGENT_RUNTIME + _AGENT_DRIVER
 
 
 from .emit import _LISTS, QUIET_ROUNDS  # noqa: E402

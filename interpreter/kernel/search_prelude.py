@@ -1,14 +1,11 @@
 """The fixed part of every search kernel module: the numba source that does not depend on the spec.
 
 Owns `_AGENT_RUNTIME` (pausing at a search seat's decision, the snapshot and
-the prefix of choices, resuming, determinizing a copy, the greedy agent's
-samples) and `_AGENT_DRIVER` (playing a game with search seats), as source
-text the search generator (search_emit.py) puts around each module, as
-prelude.py does for emit.py.
-
-Over 600 lines because it is one program: numba source held as text, which a
-reader follows from pausing to resuming to determinizing in one place (the
-generator's own code is search_emit.py's).
+the prefix of choices, resuming, the greedy and mcts agents' searches) and
+`_AGENT_DRIVER` (playing a game with search seats), as source text the search
+generator (search_emit.py) puts around each module, as prelude.py does for
+emit.py. Determinizing a copy (`_deal`, the hidden values, the others' sealed
+picks) is search_deal.py's.
 """
 from __future__ import annotations
 
@@ -33,6 +30,8 @@ def _apick(st, n, who):
             _log_move(st, i, who)
             return _record(st, i)
         _deal(st, st[AG + A_ME])
+        if st[AG + A_TOG] == 1:  # a `choose together` pick: the generated loop redraws the others' picks
+            st[AG + A_TOG] = 2
         st[RNG] = st[AG + A_SEED]
         st[ARNG] = np.int64(np.uint64(st[AG + A_SEED]) * np.uint64(0xD1342543DE82EF95) + np.uint64(1))
         st[AG + A_TURN0] = st[TURN]
@@ -99,13 +98,14 @@ def _okey(st, i):
 
 @njit(cache=True)
 def _log_move(st, i, who):
-    """A real game's decision, for mcts's kept tree: who chose, its key, and whether its option shows a card."""
+    """A real game's decision, for mcts's kept tree: who chose, its key, and whether another seat may not see it
+    (it shows a card, is a secret action or a sealed pick)."""
     k = st[AG + A_NMOV]
     b = MV + MP + (k % MOVES_KEPT) * 3
     st[b] = who
     st[b + 1] = _okey(st, i)
     if st[AG + A_SITE] == 0:
-        st[b + 2] = NCARD[st[AG + A_PH], st[WK + i * WKC]]
+        st[b + 2] = UNSEEN_MOVE[st[AG + A_PH], st[WK + i * WKC]]
     else:
         st[b + 2] = st[AG + A_SECRET]
     st[AG + A_NMOV] = k + 1
@@ -376,6 +376,7 @@ def _snap(st, kind):
     st[AG + A_SNAPK + 102] = st[AG + A_BEGUN]
     st[AG + A_NPRE] = 0
     st[AG + A_KPRE] = 0
+    st[SHS:SHS + NSH] = st[SH:SH + NSH]
 
 
 @njit(cache=True)
@@ -391,6 +392,8 @@ def _at_snapshot(dst, st, i):
     dst[AG + A_PEND] = 1
     dst[AG + A_PAUSED] = 0
     dst[AG + A_FORCE] = i
+    dst[AG + A_TOG] = 0
+    dst[SH:SH + NSH] = st[SHS:SHS + NSH]
 
 
 @njit(cache=True)
@@ -419,82 +422,6 @@ def _start_copy(st, sim, me, i, deal, seed, sub):
     sim[AG + A_HALT] = 1 if sub == 1 else 0
     sim[AG + A_SAVECC] = 0
     play(sim)
-
-
-@njit(cache=True)
-def _deal(st, me):
-    """Re-deal the cards `me` cannot see among the zones they lie in (each keeps its size; a card that
-    shows its owner stays among its owner's places); the pool is in card order first, so the true
-    arrangement cannot leak. A greedy sample deals the same for every option: the first option's deal
-    is kept (DB: its count, then slots, cards and zones) and the others apply it."""
-    if st[AG + A_DCACHE] != 0:
-        total = st[DB]
-        for j in range(total):
-            st[st[DB + 1 + j]] = st[DB + 1 + NC + j]
-            st[WH + st[DB + 1 + NC + j]] = st[DB + 1 + 2 * NC + j]
-        _resum(st, me)
-        return
-    total = 0
-    for z in range(NZ):
-        if UNSEEN[me, z] != 0:
-            b = ZC + z * NC
-            for j in range(st[ZL + z]):
-                st[DB + 1 + total] = b + j
-                st[DB + 1 + 2 * NC + total] = z
-                st[DB + 1 + NC + total] = st[b + j]
-                total += 1
-    st[DB] = total
-    st[AG + A_DCACHE] = st[AG + A_KEEPDEAL]
-    if total == 0:
-        return
-    cards = st[DB + 1 + NC:DB + 1 + NC + total]
-    slot = AG + A_DEAL
-    if not HOMES:  # one pool: sorted (nothing of the true order left), then shuffled
-        cards[:] = np.sort(cards)
-        for j in range(total - 1, 0, -1):
-            r = _below(st, slot, j + 1)
-            t = cards[j]
-            cards[j] = cards[r]
-            cards[r] = t
-    else:  # each owner class (-1: nobody's) re-dealt among its own places
-        pool = np.sort(cards)
-        cls = np.empty(total, np.int64)
-        for j in range(total):
-            cls[j] = HOME[cards[j]]
-        for c in np.unique(cls):
-            mine = np.empty(total, np.int64)
-            m = 0
-            for j in range(total):
-                if HOME[pool[j]] == c:
-                    mine[m] = pool[j]
-                    m += 1
-            for j in range(m - 1, 0, -1):
-                r = _below(st, slot, j + 1)
-                t = mine[j]
-                mine[j] = mine[r]
-                mine[r] = t
-            m = 0
-            for j in range(total):
-                if cls[j] == c:
-                    cards[j] = mine[m]
-                    m += 1
-    for j in range(total):
-        st[st[DB + 1 + j]] = cards[j]
-        st[WH + cards[j]] = st[DB + 1 + 2 * NC + j]
-    _resum(st, me)
-
-
-@njit(cache=True)
-def _resum(st, me):
-    """The kept zone sums of the re-dealt zones, counted again."""
-    for t in range(NT):
-        for z in range(NZ):
-            if UNSEEN[me, z] != 0:
-                v = 0
-                b = ZC + z * NC
-                for j in range(st[ZL + z]):
-                    v += KS[t, st[b + j]]
-                st[ZS + t * NZ + z] = v
 
 
 @njit(cache=True)
@@ -632,6 +559,7 @@ def abatch(st0, par, seeds, kinds, settings, wts, out, rch, rcc, used):
         st[NCH] = 0
         st[NCC] = 0
         st[AG:AG + A_PRE] = 0
+        st[SH:SH + NSH] = 0
         for p in range(MP):
             st[AG + A_KIND + p] = kinds[p]
             salt = np.uint64(0xCA71) if kinds[p] == 3 else np.uint64(0x5EA5C4)  # cautious's stream is its own
