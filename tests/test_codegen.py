@@ -206,7 +206,7 @@ def test_an_action_that_cannot_pause_runs_without_a_frame_and_its_errors_still_n
     text = edit(minimal_text(), "      me.score += total_of(me)\n", "      me.score += total_of(me)\n"
                 "      move top(discard) to deck\n")
     game = load_game(write(tmp_path, text))
-    stop = next(prog for name, *_, prog in game._turns[id(game.spec.turn)].actions if name == "stop")
+    stop = next(prog for name, *_, prog in game._turns[game.ir.phases[0].turn.index].actions if name == "stop")
     assert stop.plain is not None
     for seed in range(20):  # some game stops while the discard pile is still empty
         st = play(game, 2, seed)
@@ -272,3 +272,38 @@ def test_the_generator_runs_every_node_of_the_intermediate_form():
         source = pathlib.Path(__file__).parent.parent / "interpreter" / "compile" / f"{part}.py"
         tree = ast.parse(source.read_text(encoding="utf-8"))
         assert "nodes" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+
+
+def test_the_engine_builds_its_flow_from_the_lowered_game():
+    """Phases, their turns and their conditions come from the compiler's `ir.Game` (the one the kernel reads):
+    two phases that play the game's turn share its programs, each action runs its lowered block, the phase
+    names shown are the spec's, and engine.py reads no flow of the spec model."""
+    import ast
+    import pathlib
+
+    from interpreter.runtime.engine import Game
+    from interpreter.runtime.pipeline import check_spec
+    heaps = "tests/specs/heaps.yaml"
+    text = pathlib.Path(heaps).read_text().replace(
+        "    actions: [pick, meld, row]\n",
+        "    actions: [pick, meld, row]\n  phases:\n    - name: early\n      until: count(heap) < 4\n    - name: late\n")
+    spec, diags = check_spec(heaps, text)
+    assert spec is not None, [d.message for d in diags]
+    game = Game(spec)
+    early, late = game.ir.phases
+    assert (early.name, late.name) == ("early", "late") and early.turn is not late.turn
+    assert early.turn.index == late.turn.index and list(game._turns) == [early.turn.index]
+    assert [prog.code for *_, prog in game._turns[early.turn.index].actions] == \
+        [a.block.code for a in early.turn.actions]
+    st = game.new_game(2, 1, log=True)
+    rng = random.Random(3)
+    while st.status is Status.RUNNING:
+        st.apply(rng.randrange(st.option_count))
+    assert [e["phase"] for e in st.log if e["e"] == "phase"] == ["early", "late"]
+    source = pathlib.Path(__file__).parent.parent / "interpreter" / "runtime" / "engine.py"
+    flow = {"phases", "turn", "first", "end_when", "end_check", "winners", "skip_if", "score", "while_", "until",
+            "teams", "invariants"}
+    read = {n.attr for n in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Attribute) and isinstance(n.value, (ast.Name, ast.Attribute))
+            and (n.value.id if isinstance(n.value, ast.Name) else n.value.attr) == "spec"}
+    assert read & flow == set()

@@ -7,9 +7,11 @@ the interpreter evaluates rule text with (`expression`, `collection`,
 It reads the lowered form, the one the kernel (interpreter/kernel) reads
 too: lowering resolved every name once (variable slots, zones, card
 properties, keyed variables, cells, options and readings), so the generator
-only decides how to run each node. What it is handed from the checked tree
-(a condition, a block, a part of a condition from the lab) it lowers first
-(`ir_of`; the compiler's `lowered_block`). Its parts, one module each:
+only decides how to run each node. A condition of the lowered game it is
+handed as it is (`condition(x)`, its rule text at `x.at[0]`); what it is
+handed from the checked tree (a condition, a block, a part of a condition
+from the lab) it takes lowered from the compiler, the game's own where the
+game holds it (`ir_of`; the compiler's `lowered_block`). Its parts, one module each:
 expressions.py (expressions), statements.py (statements without
 decisions), flow.py (programs that hold decisions, and the game's turn
 cycle); support.py holds what the generated code calls as it runs,
@@ -222,12 +224,16 @@ class PyGen(FlowGen, ExprGen, StmtGen):
 
     def condition(self, code: Any) -> Callable | None:
         """A piece of rule code outside a program (a condition, a measure, an example's `expect`, a heuristic)
-        as a function `f(st, L)`, positions and coverage counted against it; None when there is none."""
+        as a function `f(st, L)`, positions and coverage counted against it; None when there is none. `code`
+        is its `Code`, or a condition of the lowered game (`ir.X`, its `Code` at `at[0]`)."""
+        x = code if isinstance(code, ir.X) else None
+        if x is not None:
+            code = x.at[0]
         if code is None or code.ast is None:
             return None
         self.codes.append(code)
-        try:
-            return self.expression(code.ast)
+        try:  # locate mode marks the rule text itself (the one a fault names)
+            return self.expression(code.ast if x is None or self.locate else x)
         finally:
             self.codes.pop()
 

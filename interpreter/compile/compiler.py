@@ -1,9 +1,14 @@
 """Compile: what drives compiling a checked spec into the functions the engine runs.
 
-Owns the `Compiler`: the lowered form the generator reads (its `Lowerer`,
-lower/lowering.py: each block and function lowered once), the tables
-generated code reads (card properties by id, card types, kept zone sums,
-boards, keyed variables' slots by key), constant folding (`const`, on the
+Owns the `Compiler`: the lowered form the generator reads (`ir`, the
+whole game lowered once by its `Lowerer`, lower/lowering.py, as the kernel
+lowers it; `lowered` gives each block's and condition's lowered form, the
+game's own, and lowers once what the game does not hold: an example's
+`expect`, a heuristic), the zones whose cards are interchangeable
+(interchange.py, from `ir`), the tables generated code reads (card
+properties by id, card types, kept zone sums, boards, keyed variables'
+slots by key: the Python engine's own values, looked up in the spec model
+by the name a lowered node carries), constant folding (`const`, on the
 lowered form: options and ambiguity readings are fixed for a compiled game,
 so `option.x` and `reading.x == "y"` fold and untaken branches are never
 emitted), which procedures can pause or call themselves, and filling each
@@ -68,19 +73,21 @@ class Compiler:
             self.card_type.extend([ct.name] * ct.ids)  # every card some player count puts in play
         for p in {k for ct in spec.cards.values() for k in ct.props}:
             self.props[p] = tuple(spec.cards[t].props[p] for t in self.card_type)
-        # The intermediate form the generator reads: every piece of rule text lowered once (`lowered`).
+        # The intermediate form the generator reads: the game lowered once (`ir`, lower/lowering.py, as the
+        # kernel's), and every piece of rule text it does not hold (an example's, a heuristic) once (`lowered`).
         self.lowerer = Lowerer(spec)
+        self.ir: ir.Game = self.lowerer.game()
         self._lowered: dict[int, tuple] = {}  # id of a Code -> (it, its lowered form)
-        self._functions: dict[str, ir.Function] = {}
+        self._adopt(self.ir)
         rules = [self.lowered(code) for code in codes(spec) if code.ast is not None]
         self.summed = {p: j for j, p in enumerate(summed_props(rules, self.props))}  # prop -> State.zsum row
         self.procs: dict[str, Program] = {n: Program(f"procedure {n}", p.do) for n, p in spec.procedures.items()}
         self.vardefs = {scope: list(vs.values()) for scope, vs in spec.vars.items()}
         self.boards = boards.boards_for(spec, options)  # each board's cells, sized for these options
-        self.triggers: dict[int, list] = {}  # zone def key -> [(when, program)]
+        self.triggers: dict[tuple, list] = {}  # (zone owner, zone index) -> [(when, program)]
         # A rule changes who plays next (`next turn to`, `skip`, `reverse`, `extra turn`): the flow asks the
         # state whose turn it is; otherwise turns simply go round (and the generated flow stays as it was).
-        self.turn_order = spec.skip_if is not None or any(isinstance(n, ir.TurnOrder) for n in ir.walk(rules))
+        self.turn_order = self.ir.turn_order
         self.gen = PyGen(self)
         self.pausable = self._pausable_procedures()
         self.recursive = self._recursive_procedures()
@@ -89,11 +96,10 @@ class Compiler:
     def compile_all(self) -> None:
         for name, pr in self.spec.procedures.items():
             self.fill(self.procs[name], pr.do)
-        for name, tr in self.spec.triggers.items():
-            prog = self.program(f"trigger {name}", tr.do)
-            when = self.gen.expression(tr.when.ast) if tr.when else None
-            z = self.spec.zones[tr.zone]
-            self.triggers.setdefault((z.owner, z.index), []).append((when, prog))
+        for t in self.ir.triggers:
+            prog = self.program(f"trigger {t.name}", t.block.code)
+            when = self.gen.expression(t.when) if t.when is not None else None
+            self.triggers.setdefault(("player" if t.per_player else "shared", t.zone), []).append((when, prog))
 
     def program(self, name: str, code: Code | None) -> Program:
         prog = Program(name, code)
@@ -171,12 +177,27 @@ class Compiler:
         return None
 
     def lowered_function(self, name: str) -> ir.Function:
-        """A spec function, lowered (once)."""
-        if name not in self._functions:
-            f = self.spec.functions[name]
-            self._functions[name] = ir.Function(name, [PARAM_TYPES[t] for t in f.params.values()],
-                                                self.lowered(f.value), f.value.n_locals)
-        return self._functions[name]
+        """A spec function, lowered (with the game)."""
+        return self.ir.functions[name]
+
+    def _adopt(self, g: ir.Game) -> None:
+        """The rule text the lowered game holds, as `lowered` gives it: each block's statements and each
+        condition's expression are the game's own, lowered once."""
+        conds = [g.first, g.end_when, g.winners, g.skip_if, *g.measures, *g.invariants.values(),
+                 *(f.value for f in g.functions.values()), *(t.when for t in g.triggers)]
+        blocks = [g.setup, *(p.block for p in g.procedures.values()), *(t.block for t in g.triggers)]
+        for ph in g.phases:
+            conds += [ph.while_, ph.until]
+            blocks += [ph.start, ph.end, ph.turn.start, ph.turn.end]
+            for a in ph.turn.actions:
+                conds += [a.when, *a.params]
+                blocks.append(a.block)
+        for x in conds:
+            if x is not None:
+                self._lowered[id(x.at[0])] = (x.at[0], x)
+        for b in blocks:
+            if b is not None and b.code.ast:
+                self._lowered[id(b.code)] = (b.code, b.body)
 
     def lowered(self, code: Code) -> ir.X | list[ir.S] | None:
         """A piece of rule text, lowered (once): a block's statements, or a condition's expression."""
@@ -251,5 +272,5 @@ class Compiler:
         """Which cards are interchangeable in a choice (built once per compiled game)."""
         if getattr(self, "_interchange", None) is None:
             from .interchange import Interchange
-            self._interchange = Interchange(self.spec, self.card_type)
+            self._interchange = Interchange(self.ir)
         return self._interchange

@@ -397,7 +397,7 @@ class FlowGen:
             find.append(f"{pad}o_.append(({self.k(entry)}, {'x_' if opt.slot is not None else 'None'}))")
         meta = self.k((None, prompt, None))
         self._blocks[-1].extend(find)
-        if self.comp.spec.end_check == "always" and self.comp.spec.end_when is not None:
+        if self.comp.ir.end_always and self.comp.ir.end_when is not None:
             self._ask(f"st.ask(2, {self._who(s.by)}, o_, {meta})")
         else:
             # State.ask and State.take inline when the seat's agent decides at once: its option's part runs next.
@@ -498,12 +498,14 @@ class FlowGen:
         self.local_names.pop()
         return [f"for {var} in {self.coll(coll.coll)}:", f"    if {cond}:"]
 
-    def _cond(self, code) -> str:
+    def _cond(self, x: ir.X) -> str:
+        """A condition of the lowered game, inline (locate mode marks its rule text, at `x.at[0]`)."""
+        code = x.at[0]
         self.codes.append(code)
         try:
             if self.locate:
                 return self._marked(code.ast)
-            return self.expr(self.ir_of(code.ast))
+            return self.expr(x)
         finally:
             self.codes.pop()
 
@@ -516,8 +518,8 @@ class FlowGen:
             pad = ""
             for k, p in enumerate(params):  # one loop per parameter; later ones may read earlier ones
                 self.local_names.append(dict(names))
-                self.codes.append(p)
-                head = self.mark(p.ast) + self._loop(f"a{k}", self.ir_of(p.ast))
+                self.codes.append(p.at[0])
+                head = self.mark(p.at[0].ast) + self._loop(f"a{k}", p)
                 self.codes.pop()
                 self.local_names.pop()
                 body += [pad + ln for ln in head]
@@ -528,7 +530,7 @@ class FlowGen:
                          f"{pad}if len(found) > {int(cy.max_options)}:", f"{pad}    {self.k(cy.too_many)}()"]
             else:
                 body.append(f"found.append({i})")
-            if when is None or when.ast is None:
+            if when is None:
                 out += body
             else:
                 out += [f"if {self._cond(when)}:"] + ["    " + ln for ln in body]

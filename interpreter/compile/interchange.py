@@ -8,7 +8,12 @@ from CARDS` and `choose subset cards of CARDS`:
 - two cards are interchangeable when they are of the same card type and lie
   in the same zone, and that zone's order is never read by a rule (no `top`,
   `bottom`, `first`, `last`, `position` or `after` of it, and no `for each`
-  over it): in such a zone the cards are a heap, not a sequence;
+  over it): in such a zone the cards are a heap, not a sequence. The rules
+  are those of the lowered game (lower/ir.py: its blocks, conditions,
+  functions, triggers and invariants, not its measures), so both backends
+  (the Python engine's compiler and the kernel) take the answer from the
+  one intermediate form; an action no turn offers is in no lowered game and
+  reads nothing;
 - a value choice keeps the first card of each interchangeable kind, in the
   source's order; a subset choice keeps the first subset of each multiset of
   kinds (subsets are listed smallest first, in the source's order).
@@ -22,57 +27,41 @@ that is invisible to the rules.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from ..lang import nodes as N
-from ..lang.kinds import T
-from ..lang.model import Spec, codes
+from ..lower import ir
 
 ORDER_READERS = frozenset({"top", "bottom", "first", "last", "position", "after"})
 
 
-def _zones_in(e: Any) -> set[str]:
-    out = set()
-    for n in N.walk(e):
-        if getattr(n, "ty", None) is T.ZONE:
-            if isinstance(n, N.Attr):
-                out.add(n.name)
-            elif isinstance(n, N.Name):
-                out.add(n.id)
+def _zones_in(x: ir.X) -> set[tuple[bool, int]]:
+    return {(n.owner is not None, n.index) for n in ir.walk(x) if isinstance(n, ir.Zone)}
+
+
+def ordered_zones(g: ir.Game) -> set[tuple[bool, int]]:
+    """Zones some rule of the lowered game reads in order, each as (a player's zone?, its index among the
+    shared or the per-player zones). Its measures are not rules (they read a game, they do not play it),
+    nor are an example's `expect` or a heuristic (a lowered game holds neither); its invariants are."""
+    rules = [g.procedures, g.functions, g.setup, g.first, g.phases, g.end_when, g.winners, g.skip_if,
+             g.triggers, g.invariants]
+    out: set[tuple[bool, int]] = set()
+    for n in ir.walk(rules):
+        if isinstance(n, ir.Builtin) and n.name in ORDER_READERS and n.args:
+            out |= _zones_in(n.args[0])
+        elif isinstance(n, ir.ForEach):
+            out |= _zones_in(n.coll)
     return out
-
-
-_NOT_RULES = ("examples", "measures", "heuristic")  # they read a game, they do not play it
-
-
-def ordered_zones(spec: Spec) -> set[str]:
-    """Zones some rule reads in order (an example's `expect`, a measure or a heuristic is not a rule)."""
-    skip = {id(c) for c in codes(spec, _NOT_RULES)}
-    out: set[str] = set()
-    for code in codes(spec):
-        if code is None or code.ast is None or id(code) in skip:
-            continue
-        for n in N.walk(code.ast):
-            if isinstance(n, N.Call) and n.func in ORDER_READERS and n.args:
-                out |= _zones_in(n.args[0])
-            elif isinstance(n, N.ForEach):
-                out |= _zones_in(n.coll)
-    return out & set(spec.zones)
 
 
 class Interchange:
     """The per-spec rule: which zone ids hold interchangeable cards, and the merging of options."""
 
-    def __init__(self, spec: Spec, card_type: list[str]):
-        ordered = ordered_zones(spec)
-        self.card_type = card_type
+    def __init__(self, g: ir.Game):
+        ordered = ordered_zones(g)
+        self.card_type = card_type = g.card_type
         kinds = {name: k for k, name in enumerate(dict.fromkeys(card_type))}
         self.kind = [kinds[name] for name in card_type]  # per card id, its type as a number
         self.kinds = max(len(kinds), 1)
-        shared = sorted((z for z in spec.zones.values() if z.owner == "shared"), key=lambda z: z.index)
-        player = sorted((z for z in spec.zones.values() if z.owner == "player"), key=lambda z: z.index)
-        self.shared = [z.name not in ordered for z in shared]
-        self.player = [z.name not in ordered for z in player]
+        self.shared = [(False, k) not in ordered for k in range(g.n_shared)]
+        self.player = [(True, k) not in ordered for k in range(g.n_player_zones)]
         self.any = any(self.shared) or any(self.player)
 
     def _loose(self, zid: int) -> bool:

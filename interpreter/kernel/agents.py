@@ -86,7 +86,7 @@ class SearchKernel:
         mp = spec.max_players
         from ..compile.interchange import Interchange
         em = SearchEmitter(g, heuristic, [unseen_zones(spec, p) for p in range(mp)], home_seats(spec),
-                           secrets_of(spec, lw, g.gvars, g.pvars), Interchange(spec, g.card_type))
+                           secrets_of(spec, lw, g.gvars, g.pvars), Interchange(g))
         self.source = em.module()
         self.layout = em.Y
         self._module = None

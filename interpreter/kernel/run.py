@@ -73,7 +73,7 @@ class Kernel:
         self.spec = spec
         from ..compile.interchange import Interchange
         self.ir: ir.Game = lower(spec)
-        em = emit.Emitter(self.ir, Interchange(spec, self.ir.card_type))
+        em = emit.Emitter(self.ir, Interchange(self.ir))
         self.source = em.module()
         self.layout = em.Y
         self.kept = em.kept_tables  # the kept zone sums' card values (layout: sums)

@@ -364,10 +364,12 @@ class ChooseTogether(S):
 # ---- the game ----------------------------------------------------------------------------------------
 @dataclass(slots=True, eq=False)
 class Block:
-    """A piece of rule code: its statements and the number of local slots it needs."""
+    """A piece of rule code: its statements, the number of local slots it needs, its name (`action play`,
+    `phase deal start`: how the Python engine names its program), and the `Code` it lowers."""
     body: list[S]
     n_locals: int
     name: str
+    code: Any = None
 
 
 @dataclass(slots=True, eq=False)
@@ -395,9 +397,12 @@ class Action:
 
 @dataclass(slots=True, eq=False)
 class Turn:
+    """A phase's turn; `index` numbers the spec's turns: phases without a `turn:` of their own play the
+    game's, and share its number (the Python engine compiles one turn once)."""
     start: Block | None
     end: Block | None
     actions: list[Action]
+    index: int = 0
 
 
 @dataclass(slots=True, eq=False)
@@ -486,6 +491,7 @@ class Game:
     measures: list[X] = field(default_factory=list)  # `measures:`, read when a game has finished
     teams: Teams | None = None  # `game.teams`: a side wins together (and team(), partner() ... read it)
     triggers: list[Trigger] = field(default_factory=list)
+    invariants: dict[str, X | None] = field(default_factory=dict)  # `invariants:` (checked, never played), by name
     extra: dict = field(default_factory=dict)
 
 

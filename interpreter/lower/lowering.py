@@ -9,8 +9,10 @@ on the Python engine).
 
 What it deliberately does not do: fold options or readings (they are run-time values here; the
 Python engine's compiler folds them for its variant), or decide how a backend runs a node. Both
-backends read what it makes: the kernel a whole `ir.Game` (`lower`), the Python engine's compiler
-each block and expression as it generates it (`lowered`, `lowered_stmts`).
+backends read a whole `ir.Game`: the kernel (`lower`) and the Python engine (its compiler's
+`Lowerer.game()`: the engine's flow, the generated code and the interchangeable cards come from it);
+`lowered` and `lowered_stmts` lower what a game does not hold (an example's `expect`, a heuristic,
+the lab's parts of conditions).
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class Lowerer:
         for ct in spec.cards.values():
             self.card_type.extend([ct.name] * ct.ids)
         self.code: Code | None = None
+        self._turns: dict[int, int] = {}  # id of a spec turn -> its number (ir.Turn.index)
         self._late: list | None = None  # in `game`, templates to lower at its end: (node, tree, its Code)
         self.option_index = {n: i for i, n in enumerate(spec.options)}
         self.reading_index = {n: i for i, n in enumerate(spec.ambiguities)}
@@ -74,6 +77,8 @@ class Lowerer:
         late, self._late = self._late, None
         for out, t, self.code in late:
             self._parts(out, t)
+        # Last, so every text the rest reads keeps its number: the invariants, which no backend plays.
+        g.invariants = {n: self.cond(code) for n, code in self.spec.invariants.items()}
         return g
 
     def _game(self) -> ir.Game:
@@ -111,7 +116,7 @@ class Lowerer:
         z = self.spec.zones[t.zone]
         name = f"trigger {t.name}"
         return ir.Trigger(t.name, z.index, z.owner == "player", self.cond(t.when),
-                          self.block(name, t.do) or ir.Block([], t.do.n_locals, name), t.span)
+                          self.block(name, t.do) or ir.Block([], t.do.n_locals, name, t.do), t.span)
 
     def _teams(self) -> ir.Teams | None:
         t = self.spec.teams
@@ -151,7 +156,8 @@ class Lowerer:
                 self.code = p
                 params.append(self.expr(p.ast))
             actions.append(ir.Action(name, self.cond(a.when), params, self.block(f"action {name}", a.do)))
-        return ir.Turn(self.block("turn start", td.start), self.block("turn end", td.end), actions)
+        index = self._turns.setdefault(id(td), len(self._turns))  # phases that play the game's turn share it
+        return ir.Turn(self.block("turn start", td.start), self.block("turn end", td.end), actions, index)
 
     def lowered(self, code: Code | None, e: N.Expr) -> ir.X:
         """One expression of `code` (a backend's own: a condition, a heuristic, a part of one)."""
@@ -173,7 +179,7 @@ class Lowerer:
         if code is None or not code.ast:
             return None
         self.code = code
-        return ir.Block(self.stmts(code.ast), code.n_locals, name)
+        return ir.Block(self.stmts(code.ast), code.n_locals, name, code)
 
     # -- statements --------------------------------------------------------------------------------
     def stmts(self, body: list) -> list[ir.S]:

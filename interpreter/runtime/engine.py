@@ -1,10 +1,16 @@
 """The runtime: a compiled `Game` and the `State` of one game being played.
 
-Owns `Game` (the flow program built from the spec's flow section: setup,
-phases, turns, the action decision, end of turn, end of game; new games and
-resumed ones) and `State`: the state of one game (zones as lists of card
-ids, variables, the seeded RNG, the call stack of paused programs, the
-pending decision), clone, save/resume, per-player views. `State` is told in
+Owns `Game` (the flow program: setup, first player, phases and their
+rounds, `while`/`until`, phase start and end, turns, the action decision,
+end of turn, end of game, winners, `skip_if`; new games and resumed ones)
+and `State`. The flow's structure and conditions are read from the lowered
+game (`ir.Game`, lower/ir.py, the compiler's: the one the kernel reads too);
+the spec model gives only what is shown or where a game starts: names and
+labels (an action's label and its parameters' names), zones, cards, the
+variables' start values and visibility. `State` is the state of one game
+(zones as lists of card ids, variables, the seeded RNG, the call stack of
+paused programs, the pending decision), clone, save/resume, per-player
+views. `State` is told in
 parts, one module each: decisions.py (asking, labelling and taking a
 decision), turns.py (the run loop, the step budget, turns and the end of the
 game), moves.py (cards moving, shuffles, chance, triggers), telling.py
@@ -26,6 +32,7 @@ from ..lang.kinds import ELEMENT, T
 from ..lang.labels import action_template
 from ..lang.limits import MAX_OPTIONS
 from ..lang.model import Spec
+from ..lower import ir
 from .chance import Chance, install as _install_chance
 from .records import Save, View
 from .status import DEFAULT_BUDGET, IllegalChoice, Result, SetupError, Stalled, Status, TurnProgram
@@ -51,6 +58,7 @@ class Game:
             `given:` and chance scripts name cards).
         card_label: per card id, its label (`2 of clubs`: how narration, logs, `view()` and option
             labels show cards).
+        ir: the lowered game (lower/ir.py) the flow and the generated code are built from.
     """
 
     def __init__(self, spec: Spec, options: dict[str, Any] | None = None, readings: dict[str, str] | None = None,
@@ -101,19 +109,17 @@ class Game:
         self.secret_vars = any(v != "public" for v in self.gvar_vis + self.pvar_vis)
         self.sight: dict[tuple[int, int], list[bool]] = {}  # (players, seat) -> zones it may look into (redact.py)
         self.triggers = c.triggers
-        self.skip_if = c.gen.condition(spec.skip_if)  # players passed over when the turn passes
-        self.setup = c.program("setup", spec.setup)
-        self.first = None if isinstance(spec.first, str) else c.gen.condition(spec.first)
-        self.end_when = c.gen.condition(spec.end_when)
-        self.end_always = spec.end_check == "always"
-        self.winners_fn = c.gen.condition(spec.winners)
-        self.score_idx = spec.vars["player"][spec.score].index if spec.score else None
-        self.invariants = {n: c.gen.condition(code) for n, code in spec.invariants.items()}
-        self.scratch = max([code.n_locals for code in spec.invariants.values() if code] +
-                           [c.n_locals for ph in spec.phases for c in (ph.while_, ph.until) if c] +
-                           [spec.end_when.n_locals if spec.end_when else 0,
-                            spec.winners.n_locals if spec.winners else 0,
-                            spec.skip_if.n_locals if spec.skip_if else 0, 1])
+        g = self.ir = c.ir  # the lowered game: the flow below is built from it
+        self.skip_if = c.gen.condition(g.skip_if)  # players passed over when the turn passes
+        self.setup = _program(c, "setup", g.setup)
+        self.first = c.gen.condition(g.first)  # None: drawn at random
+        self.end_when = c.gen.condition(g.end_when)
+        self.end_always = g.end_always
+        self.winners_fn = c.gen.condition(g.winners)
+        self.score_idx = g.score
+        self.invariants = {n: c.gen.condition(x) for n, x in g.invariants.items()}
+        self.scratch = max([_locals(x) for x in (*g.invariants.values(), g.end_when, g.winners, g.skip_if)] +
+                           [_locals(x) for ph in g.phases for x in (ph.while_, ph.until)] + [1])
         self._turns: dict[int, TurnProgram] = {}
         self.main = self._main(c)
         self.points = c.gen.points  # coverage points (kind, what, span), when measuring
@@ -121,33 +127,32 @@ class Game:
         self.marks, self.at = c.gen.marks, c.gen.POS  # locate mode: which rule text ran last
 
     # -- the flow program ------------------------------------------------------
-    def _turn(self, c: Compiler, td) -> TurnProgram:
-        key = id(td)
-        if key not in self._turns:
+    def _turn(self, c: Compiler, td: ir.Turn) -> TurnProgram:
+        if td.index not in self._turns:  # phases that play the game's turn share its programs
             actions = []
-            for name, _span in td.actions:
-                a = self.spec.actions[name]
-                body = a.do.ast or []
-                if (not self.coverage and len(body) == 1 and type(body[0]).__name__ == "CallStmt"
-                        and not body[0].call.args
-                        and not a.params and not self.spec.procedures[body[0].call.func].params):
-                    prog = c.procs[body[0].call.func]  # `do: proc()`: run the procedure itself, one frame less
+            for a in td.actions:
+                body = a.block.body if a.block is not None else []
+                if (not self.coverage and len(body) == 1 and isinstance(body[0], ir.Call) and not body[0].args
+                        and not a.params and not c.ir.procedures[body[0].proc].params):
+                    prog = c.procs[body[0].proc]  # `do: proc()`: run the procedure itself, one frame less
                 else:
-                    prog = c.program(f"action {name}", a.do)
-                actions.append((name, a.label, list(a.params), prog))
-            self._turns[key] = TurnProgram(c.program("turn start", td.start), c.program("turn end", td.end), actions)
-        return self._turns[key]
+                    prog = _program(c, f"action {a.name}", a.block)
+                shown = self.spec.actions[a.name]  # how the decision shows it: its label, its parameters' names
+                actions.append((a.name, shown.label, list(shown.params), prog))
+            self._turns[td.index] = TurnProgram(_program(c, "turn start", td.start), _program(c, "turn end", td.end),
+                                                actions)
+        return self._turns[td.index]
 
     def _main(self, c: Compiler) -> Program:
-        spec = self.spec
+        g = c.ir
         main = Program("flow")
         ops: list[Callable] = []
-        phases = spec.phases or [None]
+        phases = g.phases  # a spec without phases: one phase without a name, of one round
         main.n_locals = 2 * len(phases)  # per phase: its round count, and the turn its round began at
         cycles: list[Cycle] = []
         ops.append(_call(self.setup))
         first = self.first
-        first_locals = spec.first.n_locals if not isinstance(spec.first, str) else 0
+        first_locals = _locals(g.first)
 
         def choose_first(st, fr):
             if first is not None:
@@ -164,19 +169,19 @@ class Game:
                 st.hook(st)
         ops.append(given)
         for k, ph in enumerate(phases):
-            repeat = ph.repeat if ph else 1
-            tp = self._turn(c, ph.turn if ph else spec.turn)
-            again = c.gen.condition(ph.while_) if ph else None
-            start = c.program(f"phase {ph.name} start", ph.start) if ph else None
-            endp = c.program(f"phase {ph.name} end", ph.end) if ph else None
-            name = ph.name if ph else None
+            named = ph.name is not None
+            tp = self._turn(c, ph.turn)
+            again = c.gen.condition(ph.while_)
+            start = _program(c, f"phase {ph.name} start", ph.start) if named else None
+            endp = _program(c, f"phase {ph.name} end", ph.end) if named else None
+            name = ph.name
 
             def init(st, fr, k=k):
                 fr[2][k] = 0
             ops.append(init)
             head = len(ops)
             ops.append(None)  # exit test, patched below
-            if ph:
+            if named:
                 def begin_phase(st, fr, k=k, name=name, slot=len(phases) + k):
                     st.phase = name
                     fr[2][slot] = st.turn  # a phase without `until` is one round: a turn for each player
@@ -188,7 +193,7 @@ class Game:
             cy = Cycle(start=len(ops), loop=len(ops) + 1, end_at=len(ops) + 2)
             ops += [_in_flow] * 3
             done = len(ops)
-            if ph:
+            if named:
                 ops.append(_call(endp))
 
             def next_round(st, fr, k=k, head=head):
@@ -197,20 +202,19 @@ class Game:
             ops.append(next_round)
             exit_ = len(ops)
 
-            def exit_test(st, fr, k=k, repeat=repeat, exit_=exit_, again=again):
+            def exit_test(st, fr, k=k, repeat=ph.repeat, exit_=exit_, again=again):
                 if fr[2][k] >= repeat or again is not None and not again(st, [None] * st.g.scratch):
                     fr[1] = exit_
             ops[head] = exit_test
-            turn = ph.turn if ph else spec.turn
             cy.done = done
             cy.turn_start = _nonempty(tp.start)
             cy.turn_end = _nonempty(tp.end)
-            cy.whens = [self.spec.actions[n].when for n, _s in turn.actions]
-            cy.params = [list(self.spec.actions[n].params.values()) for n, _s in turn.actions]
+            cy.whens = [a.when for a in ph.turn.actions]
+            cy.params = [a.params for a in ph.turn.actions]
             cy.actions = tp.actions
             cy.programs = [prog for *_, prog in tp.actions]
-            cy.until, cy.end_when, cy.end_always = ph.until if ph else None, spec.end_when, self.end_always
-            if ph and ph.until is None:
+            cy.until, cy.end_when, cy.end_always = ph.until, g.end_when, g.end_always
+            if named and ph.until is None:
                 cy.round_slot = len(phases) + k
             cy.tvar_start = self.tvar_start
             cy.scratch = [None] * max([self.scratch] + [p.n_locals for *_, p in tp.actions])
@@ -238,8 +242,8 @@ class Game:
     def _side_table(self, n: int) -> tuple[list[list[int]], list[int]]:
         got = self._sides.get(n)
         if got is None:
-            t = self.spec.teams
-            sides = t.sides(n) if t is not None else [[p] for p in range(n)]
+            t = self.ir.teams
+            sides = t.sides[n] if t is not None else [[p] for p in range(n)]
             index = [0] * n
             for k, side in enumerate(sides):
                 for p in side:
@@ -322,6 +326,16 @@ class Game:
         return str(v)
 
 
+def _program(c: Compiler, name: str, block: ir.Block | None) -> Program:
+    """The program of a block of the lowered game (an empty one, named `name`, for none)."""
+    return c.program(name, block.code if block is not None else None)
+
+
+def _locals(x: ir.X | None) -> int:
+    """The local slots a condition of the lowered game needs (its rule text's)."""
+    return x.at[0].n_locals if x is not None else 0
+
+
 def _call(prog: Program) -> Callable:
     if _nonempty(prog) is None:  # nothing to run: skip the frame
         return _noop
@@ -366,12 +380,12 @@ class Cycle:
     round_slot: int = -1  # a phase without `until`: the flow frame's slot holding the turn its round began at
     turn_start: Program | None = None
     turn_end: Program | None = None
-    whens: list = field(default_factory=list)  # per action: its `when` Code or None
-    params: list = field(default_factory=list)  # per action: its parameters' Code
+    whens: list = field(default_factory=list)  # per action: its `when` (lowered) or None
+    params: list = field(default_factory=list)  # per action: its parameters' candidates (lowered)
     actions: list = field(default_factory=list)  # the decision's meta (see TurnProgram.actions)
     programs: list = field(default_factory=list)  # per action: the program it runs
-    until: Any = None
-    end_when: Any = None
+    until: Any = None  # the phase's `until` (lowered) or None
+    end_when: Any = None  # the game's `end.when` (lowered) or None
     end_always: bool = False
     tvar_start: list = field(default_factory=list)
     scratch: list = field(default_factory=list)
