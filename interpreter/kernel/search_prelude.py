@@ -376,7 +376,8 @@ def _snap(st, kind):
     st[AG + A_SNAPK + 102] = st[AG + A_BEGUN]
     st[AG + A_NPRE] = 0
     st[AG + A_KPRE] = 0
-    st[SHS:SHS + NSH] = st[SH:SH + NSH]
+    if SECRETS:  # which hidden values a `reveal` showed (read only when a spec has some)
+        st[SHS:SHS + NSH] = st[SH:SH + NSH]
 
 
 @njit(cache=True)
@@ -393,7 +394,8 @@ def _at_snapshot(dst, st, i):
     dst[AG + A_PAUSED] = 0
     dst[AG + A_FORCE] = i
     dst[AG + A_TOG] = 0
-    dst[SH:SH + NSH] = st[SHS:SHS + NSH]
+    if SECRETS:
+        dst[SH:SH + NSH] = st[SHS:SHS + NSH]
 
 
 @njit(cache=True)
