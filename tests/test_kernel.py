@@ -57,6 +57,7 @@ CASES = [
     ("games/dots_and_boxes.yaml", 2, {"size": 3}, {}, 25),
     ("games/cant_stop.yaml", 2, {}, {}, 15),  # dice: random numbers in the chance record
     ("games/breakthrough.yaml", 2, {}, {}, 15),  # forward(), texts joined with +, rows from the bottom
+    ("tests/specs/kept_list.yaml", 2, {}, {}, 20),  # a list a loop's passes build one on another (the arena keeps it)
 ]
 # Every other shipped spec the kernel runs: a kernel costs seconds to compile, so these run when asked
 # (RULEWRIGHT_KERNEL_ALL=1); each replayed identically when the kernel was built (docs/guides/scale.md).
@@ -129,6 +130,26 @@ def test_kernel_batches_do_not_depend_on_how_games_are_split():
     parts = [k.batch(game, 4, seeds[a:a + 7]) for a in range(0, 60, 7)]
     import numpy as np
     assert (np.concatenate(parts) == whole).all()
+
+
+@pytest.mark.parametrize("path, players, arena", [("games/mancala.yaml", 2, emit.ARENA), ("games/cant_stop.yaml", 2, emit.ARENA),
+                                                  ("tests/specs/kept_list.yaml", 2, emit.ARENA),  # a list kept across passes
+                                                  ("tests/specs/sides.yaml", 6, 5), ("games/no_thanks.yaml", 3, 40)])
+def test_the_arena_gives_the_games_of_lists_made_on_the_heap(monkeypatch, path, players, arena):
+    """The lists rules make live in an arena in the game's array (prelude.py `_new`), given back where they
+    are dead (emit.py `for_line`, calls of blocks); with no arena every list is made on the heap, as numba
+    does, so nothing is shared. The games must be the same; with a tiny arena (some lists there, the
+    rest on the heap) too."""
+    from interpreter.kernel.run import Kernel
+    game = load_game(path)
+    seeds = [game_seed(5, i) for i in range(300)]
+    monkeypatch.setattr(emit, "ARENA", 0)
+    heap = Kernel(game.spec)
+    assert "ARN = 0" in heap.source
+    monkeypatch.setattr(emit, "ARENA", arena)
+    arena_kernel = Kernel(game.spec)  # the default arena's: the one the other tests compiled (the disk cache)
+    assert f"ARN = {arena}" in arena_kernel.source
+    assert (arena_kernel.batch(game, players, seeds) == heap.batch(game, players, seeds)).all()
 
 
 def test_independent_games_agree_statistically():

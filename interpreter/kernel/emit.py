@@ -33,18 +33,19 @@ _ARITH = {"+", "-", "*"}
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 MAX_DICE, MAX_SIDES = 100, 1_000
 QUIET_ROUNDS = 50
+ARENA = 1 << 14  # numbers of the lists rules make, per game array (prelude.py's `_new`; beyond: the heap)
 
-VERSION = "10"  # bump when the generated code's meaning changes: cached kernels are rebuilt
+VERSION = "11"  # bump when the generated code's meaning changes: cached kernels are rebuilt
 
 # A builtin that is one call of a prelude helper: name (or name/argument count) -> (the helper, its
 # arguments in order: "s" the state, "a" the next argument as an array, "v" the next as a value, a digit
 # that number; "*": every argument as a value).
 _HELPERS = {
     "max": ("max", "*"), "min": ("min", "*"), "abs": ("abs", "v"), "top": ("_top", "sv"), "bottom": ("_bottom", "sv"),
-    "first/1": ("_first", "sa"), "first/2": ("_firstn", "av"),
-    "last/1": ("_last", "sa"), "last/2": ("_lastn", "av"), "after": ("_after", "av"), "seat": ("_seat", "sv"),
+    "first/1": ("_first", "sa"), "first/2": ("_firstn", "sav"),
+    "last/1": ("_last", "sa"), "last/2": ("_lastn", "sav"), "after": ("_after", "sav"), "seat": ("_seat", "sv"),
     "contains": ("_contains", "av"), "position": ("_position", "av"), "range": ("_range", "svv"),
-    "sorted": ("_sorted", "a"), "random": ("_random", "svv"), "roll": ("_roll", "svv"), "dice": ("_dice", "svv"),
+    "sorted": ("_sorted", "sa"), "random": ("_random", "svv"), "roll": ("_roll", "svv"), "dice": ("_dice", "svv"),
     "cells": ("_cells", "sv"), "on_board": ("_on_board", "svvv"), "step": ("_step", "svv"),
     "can_step": ("_can_step", "svv"), "neighbours": ("_around", "sv04"), "diagonals": ("_around", "sv44"),
     # dice rolled as a seat (lang/hidden.py): for every seat to see, or for that seat's eyes only
@@ -95,7 +96,8 @@ class Emitter:
         self.PAR = self.Y.size
         self.WK = self.PAR + self.Y.n_params
         self.WKC = self.max_params + 1
-        self.RCH = self.WK + (MAX_OPTIONS + 2) * self.WKC
+        self.TOP = self.WK + (MAX_OPTIONS + 2) * self.WKC  # the arena's next free number, then the arena
+        self.RCH = self.TOP + 1 + ARENA
         self.in_function = False
         self._check_recursion()
         self._check_game()
@@ -252,7 +254,7 @@ class Emitter:
         if x.what == "me":
             return f"st[{Y.CUR}]"
         if x.what == "players":
-            return f"np.arange(st[{Y.N}]).astype(np.int64)"
+            return f"_range(st, 0, st[{Y.N}] - 1)"
         if x.what == "others":
             return "_others(st)"
         return "_winners(st)"
@@ -286,11 +288,11 @@ class Emitter:
 
     def x_ListOf(self, x: ir.ListOf) -> str:
         if not x.items:
-            return "np.zeros(0, np.int64)"
+            return "_new(st, 0)"
         if any(i.ty in _LISTS or i.ty is T.ZONE for i in x.items):
             raise self.no("a list of lists", x)
         t = self.tmp("a")
-        self.line(f"{t} = np.empty({len(x.items)}, np.int64)")
+        self.line(f"{t} = _new(st, {len(x.items)})")
         for j, it in enumerate(x.items):
             self.line(f"{t}[{j}] = {self.ex(it)}")
         return t
@@ -323,7 +325,7 @@ class Emitter:
             self.line(f"    {t} = bool({b})")
             return t
         if op == "+" and x.left.ty in _LISTS + (T.ZONE,):
-            return f"_join({self.arr(x.left)}, {self.arr(x.right)})"
+            return f"_join(st, {self.arr(x.left)}, {self.arr(x.right)})"
         if op in ("==", "!=") and (x.left.ty in _LISTS or x.right.ty in _LISTS):
             same = f"_same({self.arr(x.left)}, {self.arr(x.right)})"
             return same if op == "==" else f"(not {same})"
@@ -361,23 +363,23 @@ class Emitter:
     def loop(self, coll: ir.X, var: str, copy: bool = False) -> tuple[str, int]:
         """Open a loop binding `var` to each element of `coll`; returns (capacity expression, lines opened)."""
         if isinstance(coll, ir.Special) and coll.what == "players":
-            self.line(f"for {var} in range(st[{Y.N}]):")
+            self.for_line(f"for {var} in range(st[{Y.N}]):")
             return f"st[{Y.N}]", 1
         if isinstance(coll, ir.Special) and coll.what == "others":
-            self.line(f"for {var} in range(st[{Y.N}]):")
+            self.for_line(f"for {var} in range(st[{Y.N}]):")
             self.line(f"    if {var} == st[{Y.CUR}]:")
             self.line("        continue")
             return f"st[{Y.N}]", 1
         if isinstance(coll, ir.Builtin) and coll.name == "range" and not copy:
             a, b = self.scalar(coll.args[0]), self.scalar(coll.args[1])
-            self.line(f"for {var} in range({a}, {b} + 1):")
+            self.for_line(f"for {var} in range({a}, {b} + 1):")
             return f"max(0, {b} - {a} + 1)", 1
         # Board collections walked in place: no list is made (a list of cells costs an allocation).
         pb, mc = self.PAR + self.Y.board, self.maxc
         if isinstance(coll, ir.Builtin) and coll.name == "cells":
             b, q, cols = self.scalar(coll.args[0]), self.tmp("q"), self.tmp("c")
             self.line(f"{cols} = st[{pb} + 2 * {b} + 1]")
-            self.line(f"for {q} in range(st[{pb} + 2 * {b}] * {cols}):")
+            self.for_line(f"for {q} in range(st[{pb} + 2 * {b}] * {cols}):")
             self.line(f"    {var} = ({q} // {cols}) * {mc} + {q} % {cols}")
             return f"st[{pb}] * st[{pb} + 1]", 1
         if isinstance(coll, ir.Builtin) and coll.name == "line":
@@ -386,7 +388,7 @@ class Emitter:
             self.line(f"{cap} = max(st[{pb}], st[{pb} + 1]) if _dir_ok(st, {d}) else 0")
             if len(coll.args) == 3:
                 self.line(f"{cap} = min({cap}, max(0, {self.ex(coll.args[2])}))")
-            self.line(f"for {q} in range({cap}):")
+            self.for_line(f"for {q} in range({cap}):")
             self.line(f"    {r} = {x} // {mc} + {q} * DR[{d}]")
             self.line(f"    {c} = {x} % {mc} + {q} * DC[{d}]")
             self.line(f"    if {r} < 0 or {c} < 0 or {r} >= st[{pb}] or {c} >= st[{pb} + 1]:")
@@ -396,7 +398,7 @@ class Emitter:
         if isinstance(coll, ir.Builtin) and coll.name in ("neighbours", "diagonals"):
             x, j, r, c = self.scalar(coll.args[0]), self.tmp("j"), self.tmp("r"), self.tmp("c")
             first = 0 if coll.name == "neighbours" else 4
-            self.line(f"for {j} in range(4):")
+            self.for_line(f"for {j} in range(4):")
             self.line(f"    {r} = {x} // {mc} + DR[ORDER8[{first} + {j}]]")
             self.line(f"    {c} = {x} % {mc} + DC[ORDER8[{first} + {j}]]")
             self.line(f"    if {r} < 0 or {c} < 0 or {r} >= st[{pb}] or {c} >= st[{pb} + 1]:")
@@ -404,9 +406,25 @@ class Emitter:
             self.line(f"    {var} = {r} * {mc} + {c}")
             return "4", 1
         src = self.tmp("s")
-        self.line(f"{src} = {self.arr(coll)}{'.copy()' if copy else ''}")
-        self.line(f"for {var} in {src}:")
+        self.line(f"{src} = {self.copied(coll) if copy else self.arr(coll)}")
+        self.for_line(f"for {var} in {src}:")
         return f"{src}.shape[0]", 1
+
+    def copied(self, x: ir.X) -> str:
+        """A list of its own of `x`'s elements (a loop over a zone that its body changes walks a copy)."""
+        return f"_copy(st, {self.arr(x)})"
+
+    def for_line(self, header: str, release: bool = True) -> None:
+        """A loop's header; with `release`, each pass starts with the arena as it was before the loop (the
+        lists a pass made are dead at the next: a pass reads no list an earlier pass made, unless the body
+        assigns a list to a local, which `keeps_lists` finds)."""
+        if not release:
+            self.line(header)
+            return
+        m = self.tmp("m")
+        self.line(f"{m} = st[TOP]")
+        self.line(header)
+        self.line(f"    st[TOP] = {m}")
 
     def bind(self, slot: int, ty: T, var: str) -> None:
         self.line(f"{self.loc(slot, ty)} = np.int64({var})")
@@ -489,15 +507,15 @@ class Emitter:
                 src = self.tmp("s")
                 self.line(f"{src} = {self.arr(coll)}")
                 self.line(f"{cap} = {src}.shape[0]")
-                header = lambda: (self.line(f"for {v} in {src}:"), 1)[1]  # noqa: E731
+                header = lambda: (self.for_line(f"for {v} in {src}:"), 1)[1]  # noqa: E731
             else:
                 self.line(f"{cap} = {self.capacity(coll)}")
                 header = None
             buf, k = self.tmp("a"), self.tmp("k")
-            self.line(f"{buf} = np.empty({cap}, np.int64)")
+            self.line(f"{buf} = _new(st, {cap})")
             if kind in ("best", "worst"):
                 keys = self.tmp("a")
-                self.line(f"{keys} = np.empty({cap}, np.int64)")
+                self.line(f"{keys} = _new(st, {cap})")
             self.line(f"{k} = 0")
             opened = header() if header else self.loop(coll, v)[1]
             self.depth += opened
@@ -524,7 +542,7 @@ class Emitter:
             if kind in ("filter", "while", "map"):
                 return f"{buf}[:{k}]"
             top, out, m = self.tmp("v"), self.tmp("a"), self.tmp("k")
-            self.line(f"{out} = np.empty({k}, np.int64)")
+            self.line(f"{out} = _new(st, {k})")
             self.line(f"{m} = 0")
             self.line(f"if {k} > 0:")
             self.line(f"    {top} = {keys}[0]")
@@ -721,7 +739,7 @@ class Emitter:
             self.line(f"_mvz(st, {self.ex(s.what)}, {d})")
         else:
             c = self.tmp("c")
-            self.line(f"for {c} in {self.arr(s.what)}.copy():")
+            self.line(f"for {c} in {self.copied(s.what)}:")
             self.line(f"    _mv(st, {c}, {d})")
         self.guard()
 
@@ -777,8 +795,10 @@ class Emitter:
     def s_Call(self, s: ir.Call) -> None:
         p = self.g.procedures[s.proc]
         args = [self.arr(a) if p.params[i] in _LISTS and a.ty is T.ZONE else self.ex(a) for i, a in enumerate(s.args)]
-        r = self.tmp("r")
+        r, m = self.tmp("r"), self.tmp("m")
+        self.line(f"{m} = st[TOP]")
         self.line(f"{r} = {self.proc_ids[s.proc]}(st{''.join(', ' + a for a in args)})")
+        self.line(f"st[TOP] = {m}")
         self.line(f"if {r} != 0:")
         self.line(f"    return {r}")
 
@@ -824,13 +844,13 @@ class Emitter:
         if isinstance(s.coll, ir.Special) and s.coll.what == "players":
             self.line(f"if _spend(st, st[{Y.N}]) != 0:")
             self.line("    return 3")
-            self.line(f"for {v} in range(st[{Y.N}]):")
+            self.for_line(f"for {v} in range(st[{Y.N}]):", not keeps_lists(s.body))
         else:
             src = self.tmp("s")
-            self.line(f"{src} = {self.arr(s.coll)}.copy()")
+            self.line(f"{src} = {self.copied(s.coll)}")
             self.line(f"if _spend(st, {src}.shape[0]) != 0:")
             self.line("    return 3")
-            self.line(f"for {v} in {src}:")
+            self.for_line(f"for {v} in {src}:", not keeps_lists(s.body))
         self.depth += 1
         self.bind(s.slot, el, v)
         self.block(s.body)
@@ -840,14 +860,14 @@ class Emitter:
         k = self.scalar(s.count)
         self.line(f"if _spend(st, {k}) != 0:")
         self.line("    return 3")
-        self.line(f"for _ in range({k}):")
+        self.for_line(f"for _ in range({k}):", not keeps_lists(s.body))
         self.depth += 1
         self.line("pass")
         self.block(s.body)
         self.depth -= 1
 
     def s_While(self, s: ir.While) -> None:
-        self.line("while True:")
+        self.for_line("while True:", not keeps_lists([s.cond, s.body]))
         self.depth += 1
         c = self.ex(s.cond)
         self.line(f"if not {c}:")
@@ -917,7 +937,7 @@ class Emitter:
 
     def s_ChooseValue(self, s: ir.ChooseValue) -> None:
         src = self.tmp("s")
-        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.line(f"{src} = {self.copied(s.source)}")
         if s.source.ty in (T.ZONE, T.CARDS):
             self.interchangeable(src, s)
         self.ask(f"{src}.shape[0]")
@@ -940,7 +960,7 @@ class Emitter:
                                 self.tmp("b"))
         wh = self.Y.wh
         self.line(f"if {src}.shape[0] >= 2:")
-        self.line(f"    {out} = np.empty({src}.shape[0], np.int64)")
+        self.line(f"    {out} = _new(st, {src}.shape[0])")
         self.line(f"    {k} = 0")
         self.line(f"    for {j} in range({src}.shape[0]):")
         self.line(f"        {c} = {src}[{j}]")
@@ -966,7 +986,7 @@ class Emitter:
                                                  self.tmp("k"), self.tmp("t"), self.tmp("u"), self.tmp("a"),
                                                  self.tmp("b"))
         wk, wkc = self.WK, self.WKC
-        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.line(f"{src} = {self.copied(s.source)}")
         self.line(f"{m} = {src}.shape[0]")
         self.line(f"if {m} > {MAX_SUBSET_SOURCE}:")
         self.line("    return _stop(st, 10)")
@@ -978,7 +998,7 @@ class Emitter:
         self.line(f"    {idx}[{t}] = {t}")
         self.line("while True:")
         self.depth += 1
-        self.line(f"{combo} = np.empty({k}, np.int64)")
+        self.line(f"{combo} = _new(st, {k})")
         self.line(f"for {t} in range({k}):")
         self.line(f"    {combo}[{t}] = {src}[{idx}[{t}]]")
         self.line(f"{self.loc(s.slot, T.CARDS)} = {combo}")
@@ -1037,7 +1057,7 @@ class Emitter:
         i = self.tmp("i")
         self.line(f"{i} = _pick(st, {nf})")
         self.line(f"{mask} = st[{wk} + {i} * {wkc}]")
-        self.line(f"{combo} = np.empty({m}, np.int64)")
+        self.line(f"{combo} = _new(st, {m})")
         self.line(f"{k} = 0")
         self.line(f"for {t} in range({m}):")
         self.line(f"    if ({mask} >> {t}) & 1:")
@@ -1049,14 +1069,14 @@ class Emitter:
         """Each player chooses in turn (the engine asks them one after another, none seeing the others'
         choices), then the body runs once per player with their choice."""
         who, picks, k, i, src = self.tmp("s"), self.tmp("a"), self.tmp("k"), self.tmp("i"), self.tmp("s")
-        self.line(f"{who} = {self.arr(s.players)}.copy()")
+        self.line(f"{who} = {self.copied(s.players)}")
         self.line(f"if _spend(st, {who}.shape[0]) != 0:")
         self.line("    return 3")
-        self.line(f"{picks} = np.empty({who}.shape[0], np.int64)")
+        self.line(f"{picks} = _new(st, {who}.shape[0])")
         self.line(f"for {k} in range({who}.shape[0]):")
         self.depth += 1
         self.bind(s.slot + 1, T.PLAYER, f"{who}[{k}]")
-        self.line(f"{src} = {self.arr(s.source)}.copy()")
+        self.line(f"{src} = {self.copied(s.source)}")
         self.ask(f"{src}.shape[0]")
         self.before_together_pick(who, k)
         self.line(f"{i} = _pick(st, {src}.shape[0])")
@@ -1112,8 +1132,10 @@ class Emitter:
             if name is None:
                 name = blocks[id(b)] = f"B{len(blocks)}"
                 self.function_def(name, "st" + args_types.get(id(b), ""), b.body)
-            r = self.tmp("r")
+            r, m = self.tmp("r"), self.tmp("m")
+            self.line(f"{m} = st[TOP]")
             self.line(f"{r} = {name}(st{args})")
+            self.line(f"st[TOP] = {m}")
             self.line(f"if {r} == 1:")
             self.line(f"    if st[{Y.IN_TURN}] == 0:")
             self.line("        _stop(st, 12)")
@@ -1139,6 +1161,7 @@ class Emitter:
         call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
+        self.line("st[TOP] = 0")
         self.setup(g, call_block)
         for k, ph in enumerate(g.phases):
             rounds = self.tmp("k")
@@ -1149,10 +1172,10 @@ class Emitter:
             begun = self.tmp("t")
             self.line(f"{begun} = st[{Y.TURN}]")  # a phase without `until` is one round: a turn for each player
             # the turn cycle
-            self.line("while True:")
+            self.for_line("while True:")
             self.depth += 1
             self.start_of_turn(g, ph, call_block)
-            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.for_line(f"while st[{Y.TURN_OVER}] == 0:")
             self.depth += 1
             self.decide(ph.turn, call_block)
             self.depth -= 1
@@ -1408,7 +1431,7 @@ class Emitter:
                 ("WIN", Yl.win), ("COV", Yl.cov), ("NREAD", len(g.readings)), ("NMEAS", len(g.measures)), ("PV", Yl.pv), ("MP", Yl.max_players), ("BOARD", Yl.board), ("MAXC", self.maxc),
                 ("SCORE", g.score if g.score is not None else -1), ("MAX_DICE", MAX_DICE),
                 ("MAX_SIDES", MAX_SIDES), ("SIZE", Yl.size), ("PAR", self.PAR), ("PB", self.PAR + Yl.board),
-                ("RCH", self.RCH), ("WORK", Y.WORK), ("WORK_PER_STEP", WORK_PER_STEP), ("ZS", Yl.zs), ("NZ", Yl.n_zones), ("NT", len(self.kept_tables)))),
+                ("RCH", self.RCH), ("TOP", self.TOP), ("AR0", self.TOP + 1), ("ARN", ARENA), ("WORK", Y.WORK), ("WORK_PER_STEP", WORK_PER_STEP), ("ZS", Yl.zs), ("NZ", Yl.n_zones), ("NT", len(self.kept_tables)))),
             f"DR = np.array([{', '.join(map(str, dr))}], dtype=np.int64)",
             f"DC = np.array([{', '.join(map(str, dc))}], dtype=np.int64)",
             f"ORDER8 = np.array([{', '.join(map(str, order8))}], dtype=np.int64)",
@@ -1459,6 +1482,12 @@ def _kept(x: Any, n_cards: int) -> tuple[int, ...] | None:
             and x.args[0].coll.ty is T.ZONE and x.args[0].cond is not None:
         return _card_values(x.args[0].cond, x.args[0].slot, n_cards)
     return None
+
+
+def keeps_lists(body: Any) -> bool:
+    """Whether a loop's body assigns a list to a local (the list may outlive its pass: no release)."""
+    return any(isinstance(n, ir.Assign) and isinstance(n.target, ir.Local) and n.target.ty in _LISTS
+               for n in ir.walk(body))
 
 
 def _calls(body: list, out: set[str]) -> None:

@@ -203,8 +203,8 @@ def _random(st, lo, hi):
 def _dice(st, n, sides):
     if n < 0 or n > MAX_DICE or sides < 1 or sides > MAX_SIDES:
         _stop(st, 10)
-        return np.zeros(0, np.int64)
-    out = np.empty(n, np.int64)
+        return _new(st, 0)
+    out = _new(st, n)
     for i in range(n):
         out[i] = _random(st, 1, sides)
     return out
@@ -234,8 +234,31 @@ def _roll_as(st, p, n, sides):
 def _dice_as(st, p, n, sides):
     if p < 0 or p >= st[N]:
         _stop(st, 10)
-        return np.zeros(0, np.int64)
+        return _new(st, 0)
     return _dice(st, n, sides)
+
+
+# Lists a rule makes live in the arena (`AR0`, `ARN` numbers; st[TOP] the next free one), not on the heap:
+# a numba array of its own is a malloc, a free and a reference count (on Stunt Academy, a quarter of a
+# kernel game's time). emit.py gives the arena back where every list made since is dead (after a block or
+# procedure returns, at each pass of a loop whose body keeps no list, at each action decision); a game
+# starts with it empty (play). A list that does not fit is made on the heap, as before.
+@njit(cache=True, inline="always")
+def _new(st, n):
+    """n numbers (unset) in the arena, or on the heap when it is full."""
+    t = st[TOP]
+    if 0 <= n <= ARN - t:
+        st[TOP] = t + n
+        return st[AR0 + t:AR0 + t + n]
+    return np.empty(n, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _copy(st, a):
+    out = _new(st, a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -255,13 +278,13 @@ def _members(st, sides, mem, p):
     k = 0
     while k < MP and mem[b + k] >= 0:
         k += 1
-    return mem[b:b + k].copy()
+    return _copy(st, mem[b:b + k])
 
 
 @njit(cache=True)
 def _opponents(st, sides, p):
     mine = _of_seat(st, sides, p)
-    out = np.empty(st[N], np.int64)
+    out = _new(st, st[N])
     k = 0
     for q in range(st[N]):
         if sides[st[N] * MP + q] != mine:
@@ -285,7 +308,7 @@ def _join_text(st, pl, pr, joined, nr, a, b):
 @njit(cache=True)
 def _others(st):
     n = st[N]
-    out = np.empty(n - 1 if n > 0 else 0, np.int64)
+    out = _new(st, n - 1 if n > 0 else 0)
     k = 0
     for p in range(n):
         if p != st[CUR]:
@@ -296,7 +319,7 @@ def _others(st):
 
 @njit(cache=True)
 def _winners(st):
-    out = np.empty(st[N], np.int64)
+    out = _new(st, st[N])
     k = 0
     for p in range(st[N]):
         if st[WIN + p] != 0:
@@ -322,11 +345,11 @@ def _position(a, x):
 
 
 @njit(cache=True)
-def _after(a, x):
+def _after(st, a, x):
     for i in range(a.shape[0]):
         if a[i] == x:
-            return a[i + 1:].copy()
-    return np.zeros(0, np.int64)
+            return _copy(st, a[i + 1:])
+    return _new(st, 0)
 
 
 @njit(cache=True)
@@ -340,8 +363,8 @@ def _same(a, b):
 
 
 @njit(cache=True)
-def _join(a, b):
-    out = np.empty(a.shape[0] + b.shape[0], np.int64)
+def _join(st, a, b):
+    out = _new(st, a.shape[0] + b.shape[0])
     out[:a.shape[0]] = a
     out[a.shape[0]:] = b
     return out
@@ -351,10 +374,13 @@ def _join(a, b):
 def _range(st, a, b):
     if b - a >= 100000:
         _stop(st, 10)
-        return np.zeros(0, np.int64)
+        return _new(st, 0)
     if b < a:
-        return np.zeros(0, np.int64)
-    return np.arange(a, b + 1).astype(np.int64)
+        return _new(st, 0)
+    out = _new(st, b - a + 1)
+    for i in range(b - a + 1):
+        out[i] = a + i
+    return out
 
 
 @njit(cache=True)
@@ -374,17 +400,17 @@ def _last(st, a):
 
 
 @njit(cache=True)
-def _firstn(a, k):
+def _firstn(st, a, k):
     k = max(0, min(k, a.shape[0]))
-    return a[:k].copy()
+    return _copy(st, a[:k])
 
 
 @njit(cache=True)
-def _lastn(a, k):
+def _lastn(st, a, k):
     if k <= 0:
-        return np.zeros(0, np.int64)
+        return _new(st, 0)
     k = min(k, a.shape[0])
-    return a[a.shape[0] - k:].copy()
+    return _copy(st, a[a.shape[0] - k:])
 
 
 @njit(cache=True)
@@ -463,15 +489,17 @@ def _place_points(items, vals, table, x):
 
 
 @njit(cache=True)
-def _sorted(a):
-    return np.sort(a)
+def _sorted(st, a):
+    out = _copy(st, a)
+    out.sort()
+    return out
 
 
 @njit(cache=True)
 def _cells(st, b):
     rows = st[PB + 2 * b]
     cols = st[PB + 2 * b + 1]
-    out = np.empty(rows * cols, np.int64)
+    out = _new(st, rows * cols)
     for q in range(rows * cols):
         out[q] = (q // cols) * MAXC + q % cols
     return out
@@ -528,11 +556,11 @@ def _step(st, x, d):
 @njit(cache=True)
 def _line(st, x, d, k):
     if not _dir_ok(st, d):
-        return np.zeros(0, np.int64)
+        return _new(st, 0)
     cap = max(st[PB], st[PB + 1])
     if k >= 0:
         cap = min(cap, k)
-    out = np.empty(max(cap, 0), np.int64)
+    out = _new(st, max(cap, 0))
     n = 0
     r = x // MAXC
     c = x % MAXC
@@ -546,7 +574,7 @@ def _line(st, x, d, k):
 
 @njit(cache=True)
 def _around(st, x, first, count):
-    out = np.empty(4, np.int64)
+    out = _new(st, 4)
     n = 0
     for j in range(count):
         d = ORDER8[first + j]

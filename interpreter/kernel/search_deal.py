@@ -214,19 +214,21 @@ def _deal(st, me):
     cards = st[DB + 1 + NC:DB + 1 + NC + total]
     slot = AG + A_DEAL
     if not HOMES:  # one pool: sorted (nothing of the true order left), then shuffled
-        cards[:] = np.sort(cards)
+        cards.sort()
         for j in range(total - 1, 0, -1):
             r = _below(st, slot, j + 1)
             t = cards[j]
             cards[j] = cards[r]
             cards[r] = t
     else:  # each owner class (-1: nobody's) re-dealt among its own places
-        pool = np.sort(cards)
-        cls = np.empty(total, np.int64)
+        m0 = st[TOP]  # the lists below are dead when the deal is done
+        pool = _copy(st, cards)
+        pool.sort()
+        cls = _new(st, total)
         for j in range(total):
             cls[j] = HOME[cards[j]]
         for c in np.unique(cls):
-            mine = np.empty(total, np.int64)
+            mine = _new(st, total)
             m = 0
             for j in range(total):
                 if HOME[pool[j]] == c:
@@ -242,6 +244,7 @@ def _deal(st, me):
                 if cls[j] == c:
                     cards[j] = mine[m]
                     m += 1
+        st[TOP] = m0
     for j in range(total):
         st[st[DB + 1 + j]] = cards[j]
     if st[DB + 1 + 2 * NC] != st[DB + 2 * NC + total]:  # the cards changed zones (the pool is in zone order)

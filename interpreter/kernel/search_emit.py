@@ -151,7 +151,7 @@ class SearchEmitter(Emitter):
         self.line(f"    if {who}[{j}] != st[{AG + A_ME}]:")
         self.depth += 2
         self.bind(s.slot + 1, T.PLAYER, f"{who}[{j}]")
-        self.line(f"{other} = {self.arr(s.source)}.copy()")
+        self.line(f"{other} = {self.copied(s.source)}")
         self.line(f"if {other}.shape[0] > 0:")
         self.line(f"    {picks}[{j}] = {other}[_below(st, {AG + A_RDR}, {other}.shape[0])]")
         self.depth -= 3
@@ -197,6 +197,7 @@ class SearchEmitter(Emitter):
         call_block = self.block_caller()
         saved, self.lines, self.depth = self.lines, [], 1
         self.line(f"n = st[{Y.N}]")
+        self.line("st[TOP] = 0")
         self.line(f"res = {RES}")
         self.line(f"{RES} = 0")
         self.line("if res == 0:")
@@ -217,7 +218,7 @@ class SearchEmitter(Emitter):
             self.round_start(ph, RND, call_block)
             self.line(f"st[{AG + A_BEGUN}] = st[{Y.TURN}]")  # a phase without `until` is one round
             self.depth -= 1
-            self.line("while True:")
+            self.for_line("while True:")
             self.depth += 1
             self.line("if res == 0:")
             self.depth += 1
@@ -227,7 +228,7 @@ class SearchEmitter(Emitter):
             self.start_of_turn(g, ph, call_block)
             self.depth -= 1
             self.line("res = 0")
-            self.line(f"while st[{Y.TURN_OVER}] == 0:")
+            self.for_line(f"while st[{Y.TURN_OVER}] == 0:")
             self.depth += 1
             self.decide(ph.turn, call_block)
             self.depth -= 1

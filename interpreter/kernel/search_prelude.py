@@ -310,7 +310,8 @@ def mcts(st, sim, me, n, iterations, c1000, max_playout, depth, tau1000, tied, m
         _start_copy(st, sim, me, 0, deal, seed, 3)
         nn = sim[AG + A_NN]
         players = sim[N]
-        rew = np.zeros(players, np.int64)
+        rew = _new(sim, players)  # sim's arena is free once its play has returned
+        rew[:] = 0
         if sim[AG + A_JUDGED] != 0:
             for p in range(players):
                 rew[p] = sim[AG + A_REW + p]
