@@ -5,6 +5,10 @@ and one for the players), moves of cards and zones on the flat state, shuffles, 
 the records of choices and chance, list and board helpers, and `batch`, which plays one game per seed.
 The names it reads (`ZC`, `PAR`, `RCH` ...) are the module constants emit.py writes above it
 (layout.py says what each block of a game's array holds). Text only: emit.py puts it into the module.
+
+Why it is one long module: it is one piece of source text, the runtime every generated kernel starts
+with; its helpers call one another by name (the arena's `_new` serves the list helpers, the random
+streams the shuffles and dice), so a reader of a generated kernel finds all of it in one place.
 """
 from __future__ import annotations
 
